@@ -1,0 +1,1 @@
+"""Analyses: pure functions from polars frames to frames and figures."""

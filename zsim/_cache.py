@@ -1,0 +1,58 @@
+"""Where numba keeps zsim's compiled kernels.
+
+numba's own cache checks only the timestamp of the file that defines a
+kernel, not of the kernels it calls, so an edited strategy could silently run
+stale machine code.  zsim therefore points numba at a cache folder named by a
+digest of every engine and strategy source file (and the numba version):
+change any of them and the next process compiles afresh into a new folder.
+The folder lives under ``$ZSIM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/zsim`` or
+``~/.cache/zsim``), so a read-only install still caches; when that is not
+writable either, a folder under the system temp directory is used.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+
+_ROOTS = ("zsim", "strategies")
+
+
+def source_digest() -> str:
+    here = Path(__file__).resolve().parent.parent
+    h = hashlib.sha256(numba.__version__.encode())
+    for root in _ROOTS:
+        for path in sorted((here / root).rglob("*.py")):
+            h.update(str(path.relative_to(here)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _writable(path: Path) -> bool:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".probe"
+        probe.write_text("")
+        probe.unlink()
+        return True
+    except OSError:
+        return False
+
+
+def configure_numba_cache() -> Path:
+    base = os.environ.get("ZSIM_CACHE_DIR")
+    if base:
+        root = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = (Path(xdg) if xdg else Path.home() / ".cache") / "zsim"
+    folder = root / "numba" / source_digest()
+    if not _writable(folder):
+        folder = Path(tempfile.gettempdir()) / f"zsim-{os.getuid()}" / "numba" / source_digest()
+        folder.mkdir(parents=True, exist_ok=True)
+    numba.config.CACHE_DIR = str(folder)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    return folder

@@ -1,0 +1,189 @@
+"""The ``zsim`` command line: parses options and calls the library."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from zsim import __version__
+from zsim.errors import ZsimError
+
+PLAYERS = click.option("--players", "-p", type=int, default=4, show_default=True,
+                       help="players at the table (2..4)")
+SEED = click.option("--seed", "-s", type=int, default=0, show_default=True, help="run seed")
+STRATEGIES = click.option("--strategies", default=None,
+                          help="strategy per seat, comma-separated (one name fills every seat) "
+                               "[default: simple]")
+RULE = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+                    help="override a rule (repeatable); see `zsim rules`")
+DECK = click.option("--deck", default=None, metavar="FILE", help="job deck CSV [default: jobs.csv]")
+
+
+def _matchup(players, strategies, rules, deck):
+    from zsim.games.zahltag.deck import load_deck
+    from zsim.games.zahltag.rules import parse_rule_options
+    from zsim.runner import Matchup
+    from zsim.strategy_registry import parse_strategies
+
+    if not 2 <= players <= 4:
+        raise ZsimError(f"--players must be 2..4, got {players}")
+    return Matchup(players, tuple(parse_strategies(strategies, players)),
+                   parse_rule_options(rules), load_deck(deck))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="zsim")
+def cli():
+    """zsim: Monte Carlo strategy simulator for Zahltag."""
+
+
+@cli.command()
+@PLAYERS
+@click.option("--games", "-n", type=int, default=100_000, show_default=True, help="games to play")
+@SEED
+@STRATEGIES
+@RULE
+@DECK
+@click.option("--out", default=None, metavar="FILE", help="write one row per game per seat (Parquet)")
+@click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
+@click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
+def simulate(players, games, seed, strategies, rules, deck, out, as_json, threads):
+    """Play many games and print one summary row per seat."""
+    from zsim.output import parquet_output
+    from zsim.runner import check_games_and_seed, check_out_path, rows_frame, simulate as run, summary_json
+
+    m = _matchup(players, strategies, rules, deck)
+    check_games_and_seed(games, seed)
+    _set_threads(threads)
+    if out:
+        with parquet_output(check_out_path(out)) as sink:
+            summary = run(m, games, seed,
+                          on_chunk=lambda so, go, first: sink.write(rows_frame(m, so, go, first)))
+    else:
+        summary = run(m, games, seed)
+    if as_json:
+        click.echo(json.dumps(summary_json(summary), indent=1))
+    else:
+        click.echo(f"{games:,} games, {players} players, seed {seed}, deck {m.deck.name}")
+        _print_table(summary.table())
+
+
+@cli.command()
+@PLAYERS
+@SEED
+@click.option("--games", "-n", type=int, default=1, show_default=True, help="games to record")
+@click.option("--first", type=int, default=0, show_default=True,
+              help="index of the first game (game i of a run is game i of `simulate`)")
+@STRATEGIES
+@RULE
+@DECK
+@click.option("--out", default=None, metavar="FILE", help="JSON-lines file [default: stdout]")
+def record(players, seed, games, first, strategies, rules, deck, out):
+    """Write complete game records (JSON lines, TRACE.md format)."""
+    from zsim.games.zahltag.records import record_games, to_jsonl
+    from zsim.output import atomic_path
+    from zsim.runner import check_games_and_seed, check_out_path
+
+    m = _matchup(players, strategies, rules, deck)
+    check_games_and_seed(games, seed)
+    if first < 0:
+        raise ZsimError(f"--first must be at least 0, got {first}")
+    games_iter = record_games(m, seed, range(first, first + games))
+    if out:
+        with atomic_path(check_out_path(out)) as tmp, open(tmp, "w") as fh:
+            for events in games_iter:
+                fh.write(to_jsonl(events))
+    else:
+        for events in games_iter:
+            click.echo(to_jsonl(events), nl=False)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--check/--no-check", default=True, show_default=True,
+              help="re-check every rule with the reference engine first")
+def replay(file, check):
+    """Print a readable play-by-play of a game record."""
+    from zsim.games.zahltag.replay import check_record, play_by_play, read_records
+
+    for events in read_records(file):
+        if check:
+            check_record(events)
+        click.echo(play_by_play(events))
+
+
+@cli.command()
+def rules():
+    """List the rule keys of --rule with their defaults and ranges."""
+    from zsim.games.zahltag.rules import RULE_SPECS
+
+    for s in RULE_SPECS:
+        if s.kind == "int":
+            rng = f"{s.low}..{s.high}"
+        elif s.kind == "choice":
+            rng = "|".join(s.choices)
+        elif s.kind == "bool":
+            rng = "true|false"
+        else:
+            rng = f"F,W,C,E each {s.low}..{s.high}"
+        default = ",".join(map(str, s.default)) if isinstance(s.default, tuple) else s.default
+        click.echo(f"{s.key:<22} {str(default):<12} {rng:<22} {s.help}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="print the rows as JSON")
+@click.option("--games", "-n", type=int, default=200_000, show_default=True,
+              help="games per fast-engine measurement")
+@click.option("--repeat", type=int, default=5, show_default=True, help="repeats (median reported)")
+@click.option("--reference-games", type=int, default=300, show_default=True,
+              help="games per reference-engine measurement")
+def bench(as_json, games, repeat, reference_games):
+    """Measure games per second: fast engine (1 and all threads) vs reference."""
+    from zsim.bench import run_bench
+
+    run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games)
+
+
+def _set_threads(threads):
+    if threads is None:
+        return
+    import numba
+
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ZsimError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    numba.set_num_threads(threads)
+
+
+def _print_table(frame):
+    import polars as pl
+
+    with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
+                   float_precision=3, tbl_width_chars=200, tbl_cols=-1):
+        click.echo(str(frame))
+
+
+def main(argv=None):
+    """Entry point: bad input is one line on stderr and exit code 2."""
+    try:
+        cli.main(args=argv, prog_name="zsim", standalone_mode=False)
+    except ZsimError as exc:
+        click.echo(f"zsim: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        click.echo(f"zsim: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("zsim: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("zsim: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

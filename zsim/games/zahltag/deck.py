@@ -1,0 +1,90 @@
+"""The job deck: a CSV with columns job,foreman,worker,crane,excavator.
+
+The default deck (``data/jobs.csv``) ships with the package; ``--deck FILE``
+loads any file with the same columns.  A job is referred to by its 1-based row
+number in the file (``J<n>`` in game records).
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from zsim.errors import ZsimError
+from zsim.games.zahltag import constants as K
+
+COLUMNS = ("job", "foreman", "worker", "crane", "excavator")
+DEFAULT_DECK_NAME = "default (jobs.csv)"
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    needs: np.ndarray  # int64 [n_jobs, 4]: workers of each type F,W,C,E a job needs
+
+    @property
+    def n_jobs(self) -> int:
+        return int(self.needs.shape[0])
+
+    def job_dict(self) -> dict[str, list[int]]:
+        return {f"J{i + 1}": [int(v) for v in row] for i, row in enumerate(self.needs)}
+
+    def check_supply(self, supply) -> None:
+        for i, row in enumerate(self.needs):
+            for t in range(K.N_TYPES):
+                if row[t] > supply[t]:
+                    raise ZsimError(
+                        f"deck {self.name}: job {i + 1} needs {row[t]} {COLUMNS[t + 1]} "
+                        f"but the supply holds only {supply[t]}")
+
+
+def default_deck() -> Deck:
+    text = resources.files("zsim.games.zahltag").joinpath("data/jobs.csv").read_text()
+    return parse_deck(text, DEFAULT_DECK_NAME)
+
+
+def load_deck(path: str | Path | None) -> Deck:
+    """The deck in ``path`` (None: the default deck), validated."""
+    if path is None:
+        return default_deck()
+    p = Path(path)
+    if not p.exists():
+        raise ZsimError(f"deck file {str(p)!r} does not exist")
+    if p.is_dir():
+        raise ZsimError(f"deck file {str(p)!r} is a folder")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ZsimError(f"deck file {str(p)!r} cannot be read: {exc.__class__.__name__}") from None
+    return parse_deck(text, str(p))
+
+
+def parse_deck(text: str, name: str) -> Deck:
+    rows = list(csv.reader(line for line in text.splitlines() if line.strip()))
+    if not rows:
+        raise ZsimError(f"deck {name}: the file is empty")
+    header = tuple(h.strip().lower() for h in rows[0])
+    if header != COLUMNS:
+        raise ZsimError(f"deck {name}: columns must be {','.join(COLUMNS)}, found {','.join(header)}")
+    needs = []
+    for line_no, row in enumerate(rows[1:], start=2):
+        if len(row) != len(COLUMNS):
+            raise ZsimError(f"deck {name}: line {line_no} has {len(row)} fields, expected {len(COLUMNS)}")
+        counts = []
+        for col, cell in zip(COLUMNS[1:], row[1:]):
+            try:
+                v = int(cell.strip())
+            except ValueError:
+                raise ZsimError(f"deck {name}: line {line_no} {col} is not a whole number: {cell.strip()!r}") from None
+            if v < 0:
+                raise ZsimError(f"deck {name}: line {line_no} {col} is negative: {v}")
+            counts.append(v)
+        if sum(counts) == 0:
+            raise ZsimError(f"deck {name}: line {line_no} is a job that needs no workers")
+        needs.append(counts)
+    if not needs:
+        raise ZsimError(f"deck {name}: no jobs")
+    return Deck(name, np.asarray(needs, dtype=np.int64).reshape(-1, K.N_TYPES))

@@ -1,0 +1,62 @@
+"""Move legality and seat views shared by the engine and the strategies (numba)."""
+from __future__ import annotations
+
+from zsim.jit import hot_inline
+
+from zsim.games.zahltag import constants as K
+
+
+@hot_inline
+def owned_nb(seat, hand, left, right):
+    n = 0
+    for t in range(K.N_TYPES):
+        n += hand[seat, t] + left[seat, t] + right[seat, t]
+    return n
+
+
+@hot_inline
+def is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
+    """Whether adjustment code ``act`` is legal for ``seat`` right now."""
+    if act == K.ACT_NONE:
+        return True
+    if act < K.ACT_DISCARD:  # take
+        t = act - K.ACT_TAKE
+        if stacks[t] <= 0:
+            return False
+        if in_setup or rules[K.R_OVER_CAP_PENALIZE] == 0:
+            return owned_nb(seat, hand, left, right) + 1 <= rules[K.R_CARD_CAP]
+        return True
+    if act < K.ACT_EXCHANGE:  # discard
+        return hand[seat, act - K.ACT_DISCARD] > 0
+    if act >= K.N_ACTIONS:
+        return False
+    g = (act - K.ACT_EXCHANGE) // 4
+    t = (act - K.ACT_EXCHANGE) % 4
+    return g != t and hand[seat, g] > 0 and stacks[t] > 0
+
+
+@hot_inline
+def hand_covers_nb(seat, need, hand):
+    """Whether ``seat``'s hand holds a job's whole requirement."""
+    for t in range(K.N_TYPES):
+        if hand[seat, t] < need[t]:
+            return False
+    return True
+
+
+@hot_inline
+def hand_size_nb(seat, hand):
+    n = 0
+    for t in range(K.N_TYPES):
+        n += hand[seat, t]
+    return n
+
+
+@hot_inline
+def opponents_hand_nb(seat, t, hand, left, right, stacks, rules):
+    """The opponents' combined hand cards of type ``t``: supply minus the stack,
+    every table area and the seat's own hand (public knowledge)."""
+    v = rules[K.R_SUPPLY + t] - stacks[t] - hand[seat, t]
+    for s in range(hand.shape[0]):
+        v -= left[s, t] + right[s, t]
+    return v

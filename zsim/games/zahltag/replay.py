@@ -1,0 +1,140 @@
+"""Reading game records back: split, re-check, and tell as a play-by-play."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterator
+
+from zsim.errors import ZsimError
+
+TYPE_NAMES = {"F": "foreman", "W": "worker", "C": "crane", "E": "excavator"}
+
+
+def read_records(path: str) -> list[list[dict]]:
+    """The games of a JSON-lines file (``-`` = stdin), split at ``start`` events."""
+    if path == "-":
+        text = sys.stdin.read()
+        name = "<stdin>"
+    else:
+        p = Path(path)
+        if not p.exists():
+            raise ZsimError(f"record file {path!r} does not exist")
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ZsimError(f"record file {path!r} cannot be read: {exc.__class__.__name__}") from None
+        name = path
+    games: list[list[dict]] = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ZsimError(f"{name} line {line_no}: not JSON ({exc.msg})") from None
+        if not isinstance(ev, dict) or "e" not in ev:
+            raise ZsimError(f"{name} line {line_no}: an event needs an \"e\" field")
+        if ev["e"] == "start":
+            games.append([])
+        elif not games:
+            raise ZsimError(f"{name} line {line_no}: the record does not begin with a start event")
+        games[-1].append(ev)
+    if not games:
+        raise ZsimError(f"{name}: no games in the record")
+    return games
+
+
+def check_record(events: list[dict]) -> None:
+    """Re-play the record with the reference engine; raise on any difference."""
+    from zsim.games.zahltag.reference import ReplayError, replay_record
+
+    game = events[0].get("game", "?")
+    try:
+        derived = replay_record(events)
+    except ReplayError as exc:
+        raise ZsimError(f"game {game}: the record breaks the rules: {exc}") from None
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ZsimError(f"game {game}: malformed record ({exc.__class__.__name__}: {exc})") from None
+    for i, (want, got) in enumerate(zip(derived, events)):
+        if _known(want, got) != want:
+            raise ZsimError(f"game {game}: event {i + 1} ({got.get('e')}) differs from the rules' "
+                            f"{json.dumps(want, separators=(',', ':'))}")
+    if len(derived) != len(events):
+        raise ZsimError(f"game {game}: the record has {len(events)} events, the rules give {len(derived)}")
+
+
+def _known(want: dict, got: dict) -> dict:
+    """``got`` restricted to the fields the format defines (extra fields are allowed)."""
+    return {k: got.get(k) for k in want}
+
+
+def _action(a: dict) -> str:
+    do = a.get("do")
+    if do == "take":
+        return f"takes a {TYPE_NAMES[a['type']]}"
+    if do == "discard":
+        return f"discards a {TYPE_NAMES[a['type']]}"
+    if do == "exchange":
+        return f"exchanges a {TYPE_NAMES[a['give']]} for a {TYPE_NAMES[a['take']]}"
+    return "keeps the crew"
+
+
+def _cards(counts) -> str:
+    parts = [f"{n}{letter}" for n, letter in zip(counts, "FWCE") if n]
+    return " ".join(parts) if parts else "-"
+
+
+def play_by_play(events: list[dict]) -> str:
+    return "\n".join(_lines(events)) + "\n"
+
+
+def _lines(events: list[dict]) -> Iterator[str]:
+    start = events[0]
+    names = start.get("strategies") or [f"seat {s}" for s in range(start["players"])]
+    who = [f"seat {s} ({n})" for s, n in enumerate(names)]
+    jobs = start["jobs"]
+    yield (f"Game {start['game']} of seed {start['seed']}: {start['players']} players, "
+           f"{len(jobs)} jobs")
+    for s, hand in enumerate(start["hands"]):
+        yield f"  {who[s]} is dealt {_cards(hand)}"
+    yield f"  stacks {_cards(start['stacks'])}"
+    for ev in events[1:]:
+        e = ev["e"]
+        if e == "setup":
+            yield f"  setup round {ev['round']}: {who[ev['seat']]} {_action(ev['action'])}"
+        elif e == "turn":
+            yield f"Turn {ev['turn']}: {who[ev['seat']]}"
+        elif e == "finish":
+            yield f"  finishes jobs: {_cards(ev['to_hand'])} back to hand, {_cards(ev['to_right'])} to the right"
+        elif e == "adjust":
+            yield f"  {_action(ev['action'])}"
+        elif e == "penalty":
+            yield f"  owns {ev['excess']} over the cap and pays {-ev['paid'][ev['seat']]}"
+        elif e == "reveal":
+            card = ev["card"]
+            if card == "P":
+                yield "  takes out a payday (forced)" if ev.get("forced") else "  reveals a payday"
+            else:
+                yield f"  reveals {card} needing {_cards(jobs[card])}"
+        elif e == "shuffle":
+            why = "payday twice in a row" if ev["reason"] == "payday_in_a_row" else "after the forced payday"
+            yield f"  deck reshuffled ({why})"
+        elif e == "bids":
+            shown = ", ".join(f"{s}:{'pass' if b == 0 else b}" for s, b in enumerate(ev["bids"])
+                              if b is not None)
+            yield f"  bids {shown}"
+        elif e == "award":
+            if not ev["winners"]:
+                yield "  nobody takes the job"
+            else:
+                names_won = " and ".join(who[s] for s in ev["winners"])
+                tie = " (tie)" if len(ev["winners"]) > 1 else ""
+                yield f"  {names_won} take{'s' if len(ev['winners']) == 1 else ''} it for {ev['amount']}{tie}"
+        elif e == "payday":
+            bill = ", ".join(f"{s}:{p}" for s, p in enumerate(ev["paid"]) if p is not None)
+            yield f"  PAYDAY {ev['number']}: counted {ev['counts']}, paid {bill}"
+        elif e == "eliminated":
+            yield f"  {who[ev['seat']]} is eliminated ({ev['reason']})"
+        elif e == "end":
+            yield f"End ({ev['reason']}): money {ev['money']}, places {ev['places']}"

@@ -1,0 +1,169 @@
+"""Running many games: validation, chunking, aggregation, per-game tables.
+
+Games are played in chunks of ``chunk`` games (each chunk in parallel over the
+numba threads) and folded into integer running sums, so memory stays flat in
+the number of games and every figure is exact and independent of chunking
+and threads.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+
+from zsim.errors import ZsimError
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.batch_nb import (A_ELIMINATED, A_GAMES, A_JOB_INCOME, A_JOBS_WON, A_MONEY,
+                                         A_MONEY_SQ, A_PAYDAY_PAID, A_PLACE, A_WIN_UNITS,
+                                         A_WIN_UNITS_SQ, N_AGG, WIN_UNITS, accumulate_nb,
+                                         play_batch_nb)
+from zsim.games.zahltag.deck import Deck, default_deck
+from zsim.games.zahltag.rules import Rules
+from zsim.strategy_registry import strategy_arrays
+
+DEFAULT_CHUNK = 1 << 16
+BLOCK = 64          # games per parallel task inside a chunk
+MAX_SEED = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Everything that fixes which games a seed produces."""
+    players: int
+    strategies: tuple[str, ...]
+    rules: Rules = field(default_factory=Rules)
+    deck: Deck = field(default_factory=default_deck)
+
+    def __post_init__(self):
+        if not K.MIN_PLAYERS <= self.players <= K.MAX_PLAYERS:
+            raise ZsimError(f"players must be {K.MIN_PLAYERS}..{K.MAX_PLAYERS}, got {self.players}")
+        if len(self.strategies) != self.players:
+            raise ZsimError(f"{len(self.strategies)} strategies for {self.players} players")
+        self.rules.validate(self.players)
+        self.deck.check_supply(self.rules.supply)
+
+
+def check_games_and_seed(games: int, seed: int) -> None:
+    if games <= 0:
+        raise ZsimError(f"--games must be at least 1, got {games}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ZsimError(f"--seed must be in 0..2**64-1, got {seed}")
+
+
+def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
+               seat_out: np.ndarray | None = None, game_out: np.ndarray | None = None):
+    """Play games ``first_game .. first_game + n_games - 1``; returns the
+    (seat_out [n, P, N_SEAT_STATS], game_out [n, N_GAME_STATS]) arrays."""
+    if seat_out is None:
+        seat_out = np.zeros((n_games, m.players, K.N_SEAT_STATS), np.int64)
+        game_out = np.zeros((n_games, K.N_GAME_STATS), np.int64)
+    ids, params = strategy_arrays(list(m.strategies))
+    play_batch_nb(np.uint64(seed), first_game, n_games, m.rules.as_array(), m.deck.needs, ids,
+                  params, seat_out, game_out, BLOCK)
+    return seat_out[:n_games], game_out[:n_games]
+
+
+@dataclass
+class Summary:
+    matchup: Matchup
+    seed: int
+    agg: np.ndarray          # int64 [P, N_AGG]
+    games: int
+
+    def table(self) -> pl.DataFrame:
+        a = self.agg.astype(np.float64)
+        n = a[:, A_GAMES]
+        money_mean = a[:, A_MONEY] / n
+        money_var = np.maximum(a[:, A_MONEY_SQ] / n - money_mean ** 2, 0.0) * n / np.maximum(n - 1, 1)
+        win = a[:, A_WIN_UNITS] / (WIN_UNITS * n)
+        win_var = np.maximum(a[:, A_WIN_UNITS_SQ] / (WIN_UNITS ** 2 * n) - win ** 2, 0.0)
+        return pl.DataFrame({
+            "seat": list(range(self.matchup.players)),
+            "strategy": list(self.matchup.strategies),
+            "win_share": win,
+            "win_ci95": 1.96 * np.sqrt(win_var / n),
+            "money_mean": money_mean,
+            "money_sd": np.sqrt(money_var),
+            "mean_place": a[:, A_PLACE] / n,
+            "jobs_won": a[:, A_JOBS_WON] / n,
+            "job_income": a[:, A_JOB_INCOME] / n,
+            "payday_paid": a[:, A_PAYDAY_PAID] / n,
+            "eliminated_share": a[:, A_ELIMINATED] / n,
+        })
+
+
+def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
+             on_chunk: Callable[[np.ndarray, np.ndarray, int], None] | None = None) -> Summary:
+    """Play ``games`` games and fold them into a :class:`Summary`.
+
+    ``on_chunk(seat_out, game_out, first_game)`` sees every chunk's per-game
+    rows (for writing them out) before they are dropped."""
+    check_games_and_seed(games, seed)
+    agg = np.zeros((m.players, N_AGG), np.int64)
+    size = min(chunk, games)
+    seat_buf = np.zeros((size, m.players, K.N_SEAT_STATS), np.int64)
+    game_buf = np.zeros((size, K.N_GAME_STATS), np.int64)
+    done = 0
+    while done < games:
+        n = min(size, games - done)
+        seat_out, game_out = play_chunk(m, seed, done, n, seat_buf, game_buf)
+        if int(game_out[:, K.G_ILLEGAL].sum()):
+            raise ZsimError("a strategy made an illegal move (engine bug): "
+                            f"games {done}..{done + n - 1}, seed {seed}")
+        accumulate_nb(seat_out, n, agg)
+        if on_chunk is not None:
+            on_chunk(seat_out, game_out, done)
+        done += n
+    return Summary(m, seed, agg, games)
+
+
+# ---------------------------------------------------------------- per-game rows
+SEAT_COLUMNS = ("money", "place", "jobs_won", "job_income", "payday_paid", "penalty_paid",
+                "penalty_received", "eliminated", "bids", "idle_at_payday", "final_cards",
+                "final_table")
+GAME_COLUMNS = ("turns", "paydays", "jobs_revealed", "jobs_no_bid", "jobs_one_bid", "jobs_tied",
+                "end_reason", "eliminations", "reshuffles")
+
+
+def rows_frame(m: Matchup, seat_out: np.ndarray, game_out: np.ndarray, first_game: int) -> pl.DataFrame:
+    """One row per game per seat (the ``--out`` table; columns in the README)."""
+    n, p = seat_out.shape[0], m.players
+    cols: dict[str, object] = {
+        "game": np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), p),
+        "seat": np.tile(np.arange(p, dtype=np.int8), n),
+        "strategy": pl.Series(np.tile(np.array(m.strategies), n)).cast(pl.Categorical),
+    }
+    flat = seat_out.reshape(n * p, K.N_SEAT_STATS)
+    for i, name in enumerate(SEAT_COLUMNS):
+        cols[name] = flat[:, i].astype(np.int32)
+    for i, name in enumerate(GAME_COLUMNS):
+        if name == "end_reason":
+            continue
+        cols[name] = np.repeat(game_out[:, i].astype(np.int32), p)
+    reasons = np.array(K.END_REASONS)[game_out[:, K.G_END_REASON]]
+    cols["end_reason"] = pl.Series(np.repeat(reasons, p)).cast(pl.Categorical)
+    return pl.DataFrame(cols)
+
+
+def check_out_path(path: str | os.PathLike) -> Path:
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise ZsimError(f"--out folder {str(parent)!r} does not exist")
+    if p.is_dir():
+        raise ZsimError(f"--out {str(p)!r} is a folder, not a file")
+    return p
+
+
+def summary_json(summary: Summary) -> list[dict]:
+    rows = summary.table().to_dicts()
+    for r in rows:
+        for k, v in r.items():
+            if isinstance(v, float) and not math.isfinite(v):
+                r[k] = None
+    return rows
