@@ -138,11 +138,16 @@ def rules():
 @click.option("--repeat", type=int, default=5, show_default=True, help="repeats (median reported)")
 @click.option("--reference-games", type=int, default=300, show_default=True,
               help="games per reference-engine measurement")
-def bench(as_json, games, repeat, reference_games):
+@click.option("--startup/--no-startup", default=True, show_default=True,
+              help="also time a cold start (compiling) and a warm `simulate --games 1000`")
+@click.option("--memory", "memory_games", type=int, default=0, metavar="GAMES",
+              help="also report the peak RSS of `simulate --games GAMES`")
+def bench(as_json, games, repeat, reference_games, startup, memory_games):
     """Measure games per second: fast engine (1 and all threads) vs reference."""
     from zsim.bench import run_bench
 
-    run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games)
+    run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games,
+              startup=startup, memory_games=memory_games)
 
 
 def _set_threads(threads):

@@ -1,0 +1,121 @@
+"""``zsim bench``: games per second of the engines, as medians and ratios.
+
+Every figure is the median of ``repeat`` runs; ratios compare engines and
+thread counts measured in the same process, so a noisy shared machine moves
+both sides of a ratio together.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import click
+import numba
+
+from zsim.games.zahltag.deck import default_deck
+from zsim.games.zahltag.rules import Rules
+from zsim.runner import Matchup, play_chunk
+
+FIELD = "simple"
+
+
+def _median_rate(fn, games: int, repeat: int) -> float:
+    rates = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        rates.append(games / (time.perf_counter() - t0))
+    return statistics.median(rates)
+
+
+def fast_rate(players: int, threads: int, games: int, repeat: int) -> float:
+    m = Matchup(players, (FIELD,) * players)
+    numba.set_num_threads(threads)
+    play_chunk(m, 1, 0, 256)  # warm: load the compiled kernels
+    rate = _median_rate(lambda: play_chunk(m, 1, 0, games), games, repeat)
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return rate
+
+
+def reference_rate(players: int, games: int, repeat: int) -> float:
+    from zsim.games.zahltag.reference import play_reference
+
+    rules, deck = Rules(), default_deck()
+
+    def run():
+        for g in range(games):
+            play_reference(players, rules, deck, [FIELD] * players, 1, g)
+
+    return _median_rate(run, games, repeat)
+
+
+def _zsim(args: list[str], env: dict | None = None) -> float:
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "zsim.cli", *args], check=True, env=env,
+                   stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def startup_times(repeat: int) -> dict:
+    """Cold start (empty kernel cache: compile everything) and warm start
+    (``zsim simulate --games 1000`` with the cache filled), in seconds."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, ZSIM_CACHE_DIR=cache)
+        cold = _zsim(["simulate", "--games", "1000"], env)
+    _zsim(["simulate", "--games", "1000"])
+    warm = statistics.median(_zsim(["simulate", "--games", "1000"]) for _ in range(repeat))
+    return {"cold_start_s": cold, "warm_simulate_1000_s": warm}
+
+
+def peak_rss_mb(games: int) -> float:
+    """Peak resident memory of ``zsim simulate --games N`` (no --out), in MB."""
+    _zsim(["simulate", "--games", str(games)])
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
+              startup: bool = True, memory_games: int = 0) -> list[dict]:
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    rows: list[dict] = []
+    for players in (2, 4):
+        ref = reference_rate(players, reference_games, max(1, repeat // 2))
+        rows.append({"engine": "reference", "players": players, "threads": 1, "games_per_s": ref})
+        one = fast_rate(players, 1, games, repeat)
+        rows.append({"engine": "fast", "players": players, "threads": 1, "games_per_s": one,
+                     "vs_reference": one / ref})
+        if all_threads > 1:
+            many = fast_rate(players, all_threads, games, repeat)
+            rows.append({"engine": "fast", "players": players, "threads": all_threads,
+                         "games_per_s": many, "vs_one_thread": many / one})
+    extra = {}
+    if startup:
+        extra.update(startup_times(3))
+    if memory_games:
+        extra[f"peak_rss_mb_{memory_games}_games"] = peak_rss_mb(memory_games)
+    if extra:
+        rows.append({"engine": "startup", **extra})
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+    else:
+        click.echo(f"field: {FIELD} in every seat; medians of {repeat} runs of {games:,} games "
+                   f"(reference: {reference_games} games)")
+        for r in rows:
+            if r["engine"] == "startup":
+                for k, v in r.items():
+                    if k != "engine":
+                        click.echo(f"{k:<28} {v:10.2f}")
+                continue
+            note = ""
+            if "vs_reference" in r:
+                note = f"  {r['vs_reference']:7.1f}x reference"
+            if "vs_one_thread" in r:
+                note = f"  {r['vs_one_thread']:7.2f}x one thread"
+            click.echo(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
+                       f"{r['games_per_s']:>12,.0f} games/s{note}")
+    return rows

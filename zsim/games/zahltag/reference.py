@@ -1,0 +1,615 @@
+"""The reference engine: Zahltag played one card at a time, in rulebook order.
+
+It is written for reading, not for speed, and shares no rule code with the
+numba kernels (engine_nb.py); the tests hold the two equal game by game.  The
+rules are docs/rules.md (which follows RULES.md); the game record is TRACE.md.
+
+Everything a game cannot derive comes from two pluggable objects:
+
+* a *chance* object deals the workers and orders the deck
+  (:class:`DeckStream` draws them from the seeded stream 0;
+  :class:`RecordInputs` reads them from a game record), and
+* a *decider* picks every setup adjustment, turn adjustment and bid
+  (:class:`StrategyDecider` asks the seats' strategies; :class:`RecordInputs`
+  reads the record's decisions and checks that each is legal).
+
+The same :class:`Game` therefore plays fresh games and replays records.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from zsim.errors import ZsimError
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.deck import Deck
+from zsim.games.zahltag.reference_bidders import SeatView, StrategyDecider, make_strategy
+from zsim.games.zahltag.rules import Rules
+from zsim.rng import DECK_STREAM, PyStream, game_key
+
+TYPES = range(K.N_TYPES)
+LETTERS = K.TYPE_LETTERS
+
+
+class ReplayError(Exception):
+    """A game record that the rules cannot replay (names the offending event)."""
+
+
+# ------------------------------------------------------------------ cards and actions
+def card_code(card: int) -> str:
+    return "P" if card == K.PAYDAY else f"J{card + 1}"
+
+
+def decode(code: int) -> tuple[int | None, int | None]:
+    """(type given back, type taken) of an adjustment code; None where there is none."""
+    if code == K.ACT_NONE:
+        return None, None
+    if code < K.ACT_DISCARD:
+        return None, code - K.ACT_TAKE
+    if code < K.ACT_EXCHANGE:
+        return code - K.ACT_DISCARD, None
+    return divmod(code - K.ACT_EXCHANGE, 4)
+
+
+def action_json(code: int) -> dict:
+    give, take = decode(code)
+    if give is None:
+        return {"do": "none"} if take is None else {"do": "take", "type": LETTERS[take]}
+    if take is None:
+        return {"do": "discard", "type": LETTERS[give]}
+    return {"do": "exchange", "give": LETTERS[give], "take": LETTERS[take]}
+
+
+# every action object -> its code ("exchange F for F" is none)
+ACTION_CODES = {tuple(sorted(action_json(c).items())): c
+                for c in range(K.N_ACTIONS) if c < K.ACT_EXCHANGE or len(set(decode(c))) == 2}
+
+
+def action_from_json(obj) -> int | None:
+    """The code of an ``action`` object, None when it is not one."""
+    if not isinstance(obj, dict) or not all(isinstance(v, str) for v in obj.values()):
+        return None
+    return ACTION_CODES.get(tuple(sorted(obj.items())))
+
+
+def fisher_yates(cards: list, stream: PyStream) -> list:
+    """Shuffle (position 0 on top) from the bottom: i = len-1 .. 1 swaps with below(i+1)."""
+    cards = list(cards)
+    for i in range(len(cards) - 1, 0, -1):
+        j = stream.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+# ------------------------------------------------------------------ the table
+@dataclass
+class Player:
+    seat: int
+    hand: list
+    money: int
+    left: list = field(default_factory=lambda: [0, 0, 0, 0])
+    right: list = field(default_factory=lambda: [0, 0, 0, 0])
+    in_game: bool = True
+    elimination: int = 0        # number of the elimination event that took the player out
+    jobs_won: int = 0
+    job_income: int = 0
+    payday_paid: int = 0
+    penalty_paid: int = 0
+    penalty_received: int = 0
+    bids: int = 0
+    idle_at_payday: int = 0
+
+    def table(self) -> int:
+        return sum(self.left) + sum(self.right)
+
+    def owned(self) -> int:
+        return sum(self.hand) + self.table()
+
+    def covers(self, need) -> bool:
+        return all(self.hand[t] >= need[t] for t in TYPES)
+
+    def pay(self, amount: int) -> tuple[int, bool]:
+        """Pay ``amount`` if possible, else everything; returns (paid, could pay in full)."""
+        paid = min(amount, self.money)
+        self.money -= paid
+        return paid, paid == amount
+
+
+@dataclass
+class RefResult:
+    seat_stats: np.ndarray   # int64 [players, N_SEAT_STATS]
+    game_stats: np.ndarray   # int64 [N_GAME_STATS]
+    events: list
+
+
+class Game:
+    """One game of Zahltag; ``play()`` runs it to the end."""
+
+    def __init__(self, players: int, rules: Rules, deck: Deck, chance, decider, *, seed: int = 0,
+                 game_index: int = 0, strategies=(), money=None, record: bool = False):
+        self.rules, self.chance, self.decider, self.record = rules, chance, decider, record
+        self.n = players
+        self.job_needs = [[int(v) for v in row] for row in deck.needs]
+        self.jobs_json = deck.job_dict()
+        self.seed, self.game_index, self.strategies = seed, game_index, list(strategies)
+        start_money = [rules.start_money] * players if money is None else list(money)
+        self.players = [Player(s, [0, 0, 0, 0], start_money[s]) for s in range(players)]
+        self.stacks = [0, 0, 0, 0]
+        self.draw_pile: list[int] = []   # the face-down deck, position 0 on top
+        self.revealed_jobs: list[int] = []
+        self.jobs_since_payday = self.paydays = self.turn = self.elimination_events = 0
+        self.last_was_payday = False     # the last card resolved was an executed payday
+        self.over = False
+        self.game_stats = [0] * K.N_GAME_STATS
+        self.events: list[dict] = []
+
+    # -------------------------------------------------------------- small helpers
+    def emit(self, e: str, **fields) -> None:
+        if self.record:
+            self.events.append({"e": e, **fields})
+
+    def active(self) -> list[Player]:
+        return [p for p in self.players if p.in_game]
+
+    def cap_forbids_take(self, player: Player, setup: bool) -> bool:
+        penalize = self.rules.over_cap == "penalize" and not setup
+        return not penalize and player.owned() + 1 > self.rules.card_cap
+
+    def why_illegal(self, player: Player, code: int, setup: bool) -> str | None:
+        """None for a legal adjustment, else the reason it is not."""
+        if type(code) is not int or not 0 <= code < K.N_ACTIONS:
+            return f"{code!r} is no adjustment"
+        give, take = decode(code)
+        if give is not None and give == take:
+            return "an exchange must take a different type"
+        if give is not None and player.hand[give] == 0:
+            return f"seat {player.seat} holds no {LETTERS[give]} in hand"
+        if take is not None and self.stacks[take] == 0:
+            return f"the {LETTERS[take]} stack is empty"
+        if take is not None and give is None and self.cap_forbids_take(player, setup):
+            return f"the take would make seat {player.seat} own more than {self.rules.card_cap} cards"
+        return None
+
+    def legal_adjustments(self, player: Player, setup: bool) -> tuple[int, ...]:
+        return tuple(c for c in range(K.N_ACTIONS) if self.why_illegal(player, c, setup) is None)
+
+    def bid_is_legal(self, player: Player, job: int, bid) -> bool:
+        if not player.in_game:
+            return bid is None
+        if not isinstance(bid, int) or isinstance(bid, bool) or not 0 <= bid <= self.rules.max_bid:
+            return False
+        return bid == K.PASS or player.covers(self.job_needs[job])
+
+    def view(self, seat: int, setup: bool) -> SeatView:
+        """What ``seat`` knows (docs/rules.md, "What a strategy sees")."""
+        me = self.players[seat]
+        others = [p for p in self.active() if p.seat != seat]
+        revealed = set(self.revealed_jobs)
+        opponents = [self.rules.supply[t] - self.stacks[t] - me.hand[t]
+                     - sum(p.left[t] + p.right[t] for p in self.players) for t in TYPES]
+        return SeatView(
+            seat=seat, hand=tuple(me.hand), owned=me.owned(), stacks=tuple(self.stacks),
+            other_hand_sizes=tuple(sum(p.hand) for p in others), opponents_hands=tuple(opponents),
+            unrevealed_jobs=tuple(tuple(need) for j, need in enumerate(self.job_needs) if j not in revealed),
+            jobs_since_payday=self.jobs_since_payday,
+            legal_adjustments=self.legal_adjustments(me, setup),
+            card_cap=self.rules.card_cap, max_bid=self.rules.max_bid)
+
+    def adjust(self, player: Player, code: int, setup: bool) -> None:
+        """Carry out an adjustment (setup step 3 or turn step 2)."""
+        reason = self.why_illegal(player, code, setup)
+        if reason is not None:
+            raise ValueError(f"illegal adjustment {action_json(code)} by seat {player.seat}: {reason}")
+        give, take = decode(code)
+        if give is not None:      # a hand card goes back to its stack first
+            player.hand[give] -= 1
+            self.stacks[give] += 1
+        if take is not None:
+            self.stacks[take] -= 1
+            player.hand[take] += 1
+
+    # -------------------------------------------------------------- the game
+    def play(self) -> RefResult:
+        self.set_up()
+        seat = 0
+        while True:
+            self.play_turn(self.players[seat])
+            if self.over:
+                return self.result()
+            seat = self.next_seat(seat)
+
+    def next_seat(self, seat: int) -> int:
+        for k in range(1, self.n + 1):
+            if self.players[(seat + k) % self.n].in_game:
+                return (seat + k) % self.n
+        raise RuntimeError("no player left")  # unreachable: the game ends first
+
+    def set_up(self) -> None:
+        # 1-2. deal the workers, the rest form the stacks
+        hands, stacks = self.chance.deal(self.n, self.rules)
+        for player, hand in zip(self.players, hands):
+            player.hand = list(hand)
+        self.stacks = list(stacks)
+        # 4. (drawn here, see docs/rules.md) shuffle the jobs and paydays into one deck
+        cards = list(range(len(self.job_needs))) + [K.PAYDAY] * self.rules.payday_cards
+        self.draw_pile = self.chance.setup_deck(cards)
+        self.emit("start", players=self.n, seed=self.seed, game=self.game_index,
+                  rules=self.rules.as_dict(), jobs=self.jobs_json,
+                  hands=[list(h) for h in hands], stacks=list(stacks),
+                  money=[p.money for p in self.players],
+                  deck=[card_code(c) for c in self.draw_pile], strategies=self.strategies)
+        # 3. rounds of setup adjustments, seat 0 first
+        for round_no in range(1, self.rules.setup_rounds + 1):
+            for player in self.players:
+                code = self.decider.setup_action(self, player.seat, round_no)
+                self.adjust(player, code, setup=True)
+                self.emit("setup", seat=player.seat, round=round_no, action=action_json(code))
+
+    def play_turn(self, player: Player) -> None:
+        self.turn += 1
+        self.game_stats[K.G_TURNS] = self.turn
+        self.emit("turn", seat=player.seat, turn=self.turn)
+        self.finish_jobs(player)
+        self.adjust_workers(player)
+        if not self.over:
+            self.reveal()
+
+    def finish_jobs(self, player: Player) -> None:
+        """Step 1: right area back to hand, then left area to the right area."""
+        to_hand, to_right = player.right, player.left
+        if sum(to_hand) + sum(to_right) == 0:
+            return
+        player.hand = [player.hand[t] + to_hand[t] for t in TYPES]
+        player.right, player.left = list(to_right), [0, 0, 0, 0]
+        self.emit("finish", seat=player.seat, to_hand=list(to_hand), to_right=list(to_right))
+
+    def adjust_workers(self, player: Player) -> None:
+        """Step 2: one adjustment, then (variant) the penalty for owning over the cap."""
+        code = self.decider.adjust_action(self, player.seat)
+        self.adjust(player, code, setup=False)
+        self.emit("adjust", seat=player.seat, action=action_json(code))
+        excess = player.owned() - self.rules.card_cap
+        if self.rules.over_cap == "penalize" and excess > 0:
+            self.pay_penalty(player, excess)
+
+    def pay_penalty(self, payer: Player, excess: int) -> None:
+        """``excess`` to each other player still in, seat order from the next seat."""
+        paid = [0] * self.n
+        receivers = [self.players[(payer.seat + k) % self.n] for k in range(1, self.n)]
+        receivers = [p for p in receivers if p.in_game]
+        amount, in_full = payer.pay(excess * len(receivers))
+        paid[payer.seat] = -amount
+        payer.penalty_paid += amount
+        for receiver in receivers:
+            share = min(excess, amount)
+            amount -= share
+            receiver.money += share
+            receiver.penalty_received += share
+            paid[receiver.seat] = share
+        self.emit("penalty", seat=payer.seat, excess=excess, paid=paid)
+        if not in_full:
+            self.eliminate([payer], K.ELIM_PENALTY)
+            self.end_if_one_left()
+
+    def reveal(self) -> None:
+        """Step 3 (forced payday, no two paydays in a row), then step 4."""
+        if self.jobs_since_payday >= self.rules.forced_threshold(self.n):
+            self.draw_pile.remove(K.PAYDAY)          # the topmost payday leaves the deck
+            self.emit("reveal", card="P", forced=True)
+            self.payday()
+            if not self.over:
+                self.reshuffle("forced_payday")
+            return
+        while True:
+            card = self.draw_pile.pop(0)
+            self.emit("reveal", card=card_code(card), forced=False)
+            jobs_left = any(c != K.PAYDAY for c in self.draw_pile)
+            if card == K.PAYDAY and self.last_was_payday and jobs_left:
+                self.draw_pile.insert(0, card)       # back on top, and reshuffle all
+                self.reshuffle("payday_in_a_row")
+                continue
+            break
+        if card == K.PAYDAY:
+            self.payday()
+        else:
+            self.job(card)
+
+    def reshuffle(self, reason: str) -> None:
+        self.draw_pile = self.chance.reshuffle(self.draw_pile, reason)
+        self.game_stats[K.G_RESHUFFLES] += 1
+        self.emit("shuffle", reason=reason, deck=[card_code(c) for c in self.draw_pile])
+
+    def job(self, job: int) -> None:
+        """Step 4a: everybody still in bids at once; the lowest bid does the job."""
+        need = self.job_needs[job]
+        self.revealed_jobs.append(job)
+        self.game_stats[K.G_JOBS_REVEALED] += 1
+        self.jobs_since_payday += 1
+        self.last_was_payday = False
+        bids = list(self.decider.bids(self, job))
+        for player in self.players:
+            if len(bids) != self.n or not self.bid_is_legal(player, job, bids[player.seat]):
+                raise ValueError(f"illegal bids {bids} for {card_code(job)}")
+        self.emit("bids", job=card_code(job), bids=bids)
+        bidders = [p for p in self.active() if bids[p.seat] != K.PASS]
+        for p in bidders:
+            p.bids += 1
+        if not bidders:
+            self.game_stats[K.G_JOBS_NO_BID] += 1
+            self.emit("award", job=card_code(job), winners=[], amount=0, left=[])
+            return
+        if len(bidders) == 1:
+            self.game_stats[K.G_JOBS_ONE_BID] += 1
+        low = min(bids[p.seat] for p in bidders)
+        winners = [p for p in bidders if bids[p.seat] == low]
+        for w in winners:                            # the cards move before the money
+            w.hand = [w.hand[t] - need[t] for t in TYPES]
+            w.left = [w.left[t] + need[t] for t in TYPES]
+            w.jobs_won += 1
+        amount = low if len(winners) == 1 else low - self.rules.tie_discount
+        if len(winners) > 1:
+            self.game_stats[K.G_JOBS_TIED] += 1
+        self.emit("award", job=card_code(job), winners=[w.seat for w in winners], amount=amount,
+                  left=[list(need) for _ in winners])
+        broke = []
+        for w in winners:
+            if amount >= 0:
+                w.money += amount
+                w.job_income += amount
+            else:                                    # a tie below the discount costs money
+                paid, in_full = w.pay(-amount)
+                w.job_income -= paid
+                if not in_full:
+                    broke.append(w)
+        if broke:
+            self.eliminate(broke, K.ELIM_TIE_BID)
+            self.end_if_one_left()
+
+    def payday(self) -> None:
+        """Step 4b: pay per counted card above the fewest."""
+        self.paydays += 1
+        self.game_stats[K.G_PAYDAYS] = self.paydays
+        self.jobs_since_payday = 0
+        self.last_was_payday = True
+        counted = self.active()
+        counts: list = [None] * self.n
+        for p in counted:
+            counts[p.seat] = p.owned() if self.rules.payday_counts_table else sum(p.hand)
+        fewest = min(counts[p.seat] for p in counted)
+        paid: list = [None] * self.n
+        broke = []
+        for p in counted:
+            p.idle_at_payday += counts[p.seat]
+            paid[p.seat], in_full = p.pay(self.rules.payday_cost * (counts[p.seat] - fewest))
+            p.payday_paid += paid[p.seat]
+            if not in_full:
+                broke.append(p)
+        self.emit("payday", number=self.paydays, counts=counts, paid=paid)
+        if broke:
+            self.eliminate(broke, K.ELIM_PAYDAY)
+        if self.paydays == self.rules.paydays_to_end:
+            self.end(K.END_FIFTH_PAYDAY)
+        else:
+            self.end_if_one_left()
+
+    # -------------------------------------------------------------- elimination and end
+    def eliminate(self, players: list[Player], reason: int) -> None:
+        """One payment event takes ``players`` out; their workers go back to the stacks."""
+        self.elimination_events += 1
+        for p in players:
+            p.in_game, p.elimination, p.money = False, self.elimination_events, 0
+            for t in TYPES:
+                self.stacks[t] += p.hand[t] + p.left[t] + p.right[t]
+            p.hand, p.left, p.right = [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]
+            self.game_stats[K.G_ELIMINATIONS] += 1
+            self.emit("eliminated", seat=p.seat, reason=K.ELIM_REASONS[reason])
+
+    def end_if_one_left(self) -> None:
+        if len(self.active()) <= 1:
+            self.end(K.END_LAST_PLAYER)
+
+    def places(self) -> list[int]:
+        """Survivors by money, fewer cards, fewer table cards; then later eliminations first."""
+        def rank_key(p: Player):
+            if p.in_game:
+                return (0, -p.money, p.owned(), p.table())
+            return (1, -p.elimination)
+        keys = [rank_key(p) for p in self.players]
+        return [1 + sum(other < mine for other in keys) for mine in keys]
+
+    def end(self, reason: int) -> None:
+        self.over = True
+        self.game_stats[K.G_END_REASON] = reason
+        self.emit("end", money=[p.money for p in self.players], places=self.places(),
+                  reason=K.END_REASONS[reason])
+
+    def result(self) -> RefResult:
+        seat_stats = np.zeros((self.n, K.N_SEAT_STATS), dtype=np.int64)
+        for p, place in zip(self.players, self.places()):
+            row = seat_stats[p.seat]
+            row[K.S_MONEY], row[K.S_PLACE], row[K.S_JOBS_WON] = p.money, place, p.jobs_won
+            row[K.S_JOB_INCOME], row[K.S_PAYDAY_PAID] = p.job_income, p.payday_paid
+            row[K.S_PENALTY_PAID], row[K.S_PENALTY_RECEIVED] = p.penalty_paid, p.penalty_received
+            row[K.S_ELIMINATED], row[K.S_BIDS] = p.elimination, p.bids
+            row[K.S_IDLE_AT_PAYDAY] = p.idle_at_payday
+            row[K.S_FINAL_CARDS], row[K.S_FINAL_TABLE] = p.owned(), p.table()
+        return RefResult(seat_stats, np.asarray(self.game_stats, dtype=np.int64), self.events)
+
+
+# ------------------------------------------------------------------ fresh games
+class DeckStream:
+    """Chance from stream 0 of the game key, in the order docs/rules.md fixes."""
+
+    def __init__(self, key: int):
+        self.stream = PyStream(key, DECK_STREAM)
+
+    def deal(self, players: int, rules: Rules):
+        pile = [t for t in TYPES for _ in range(rules.supply[t])]
+        pile = fisher_yates(pile, self.stream)
+        size = rules.hand_size
+        hands = [[pile[s * size:(s + 1) * size].count(t) for t in TYPES] for s in range(players)]
+        stacks = [pile[players * size:].count(t) for t in TYPES]
+        return hands, stacks
+
+    def setup_deck(self, cards: list) -> list:
+        return fisher_yates(cards, self.stream)
+
+    def reshuffle(self, cards: list, reason: str) -> list:
+        return fisher_yates(cards, self.stream)
+
+
+def play_reference(players: int, rules: Rules, deck: Deck, strategies: list[str], run_seed: int,
+                   game_index: int, record: bool = False) -> RefResult:
+    """Play game ``game_index`` of run ``run_seed`` with the named strategies per seat."""
+    if not K.MIN_PLAYERS <= players <= K.MAX_PLAYERS:
+        raise ValueError(f"Zahltag takes {K.MIN_PLAYERS}..{K.MAX_PLAYERS} players, not {players}")
+    if len(strategies) != players:
+        raise ValueError(f"{players} players need {players} strategies, got {len(strategies)}")
+    rules.validate(players)
+    key = game_key(run_seed, game_index)
+    seats = [make_strategy(name, key, seat) for seat, name in enumerate(strategies)]
+    game = Game(players, rules, deck, DeckStream(key), StrategyDecider(seats), seed=run_seed,
+                game_index=game_index, strategies=list(strategies), record=record)
+    return game.play()
+
+
+# ------------------------------------------------------------------ replaying records
+INPUT_EVENTS = ("setup", "adjust", "bids", "shuffle")
+
+
+class RecordInputs:
+    """Chance and decider in one: reads a record's deal, shuffles and decisions in order."""
+
+    def __init__(self, events: list[dict]):
+        self.events = events
+        self.cursor = 1  # events[0] is the start
+
+    @staticmethod
+    def fail(i: int, ev: dict, problem: str):
+        raise ReplayError(f"record event {i} ({ev.get('e')}): {problem}")
+
+    def _next(self, kind: str, what: str) -> tuple[int, dict]:
+        """The record's next decision or shuffle, which must be of ``kind``."""
+        while self.cursor < len(self.events) and self.events[self.cursor].get("e") not in INPUT_EVENTS:
+            self.cursor += 1
+        if self.cursor == len(self.events):
+            raise ReplayError(f"the record ends, but the rules call for {what} next")
+        i, ev = self.cursor, self.events[self.cursor]
+        self.cursor += 1
+        if ev["e"] != kind:
+            self.fail(i, ev, f"the rules call for {what} here")
+        return i, ev
+
+    def check_finished(self) -> None:
+        for i in range(self.cursor, len(self.events)):
+            if self.events[i].get("e") in INPUT_EVENTS:
+                self.fail(i, self.events[i], "comes after the game has ended by the rules")
+
+    # -------------------------------------------------------------- chance
+    def deal(self, players: int, rules: Rules):
+        start = self.events[0]
+        hands, stacks = start.get("hands"), start.get("stacks")
+        if not _counts_list(hands, players) or not _counts_list([stacks], 1):
+            self.fail(0, start, "hands must be one [F,W,C,E] per seat, stacks one [F,W,C,E]")
+        if any(sum(h) != rules.hand_size for h in hands) or \
+                [sum(h[t] for h in hands) + stacks[t] for t in TYPES] != list(rules.supply):
+            self.fail(0, start, f"hands of {rules.hand_size} and stacks must make up the supply")
+        return [list(h) for h in hands], list(stacks)
+
+    def setup_deck(self, cards: list) -> list:
+        return self._deck(0, self.events[0], cards)
+
+    def reshuffle(self, cards: list, reason: str) -> list:
+        i, ev = self._next("shuffle", f"a shuffle for {reason}")
+        if ev.get("reason") != reason:
+            self.fail(i, ev, f"the reason is {ev.get('reason')!r}, the rules call for {reason!r}")
+        return self._deck(i, ev, cards)
+
+    def _deck(self, i: int, ev: dict, cards: list) -> list:
+        codes = {card_code(c): c for c in cards}
+        deck = ev.get("deck")
+        if not isinstance(deck, list) or not all(isinstance(c, str) and c in codes for c in deck) \
+                or sorted(codes[c] for c in deck) != sorted(cards):
+            self.fail(i, ev, f"deck {deck} is not an order of the cards left, "
+                             f"{sorted(card_code(c) for c in cards)}")
+        return [codes[c] for c in deck]
+
+    # -------------------------------------------------------------- decider
+    def _action(self, game: Game, i: int, ev: dict, seat: int, setup: bool) -> int:
+        if ev.get("seat") != seat:
+            self.fail(i, ev, f"seat {ev.get('seat')!r} acts, the rules call for seat {seat}")
+        code = action_from_json(ev.get("action"))
+        if code is None:
+            self.fail(i, ev, f"{ev.get('action')!r} is no action")
+        reason = game.why_illegal(game.players[seat], code, setup)
+        if reason is not None:
+            self.fail(i, ev, f"{ev['action']} by seat {seat} is not legal: {reason}")
+        return code
+
+    def setup_action(self, game: Game, seat: int, round_no: int) -> int:
+        i, ev = self._next("setup", f"the setup adjustment of seat {seat} in round {round_no}")
+        if ev.get("round") != round_no:
+            self.fail(i, ev, f"round {ev.get('round')!r}, the rules call for round {round_no}")
+        return self._action(game, i, ev, seat, setup=True)
+
+    def adjust_action(self, game: Game, seat: int) -> int:
+        i, ev = self._next("adjust", f"the adjustment of seat {seat} in turn {game.turn}")
+        return self._action(game, i, ev, seat, setup=False)
+
+    def bids(self, game: Game, job: int) -> list:
+        i, ev = self._next("bids", f"the bids for {card_code(job)}")
+        bids = ev.get("bids")
+        if ev.get("job") != card_code(job):
+            self.fail(i, ev, f"bids for {ev.get('job')!r}, the rules reveal {card_code(job)}")
+        if not isinstance(bids, list) or len(bids) != game.n:
+            self.fail(i, ev, f"{bids!r} is not one bid per seat")
+        for p in game.players:
+            if not game.bid_is_legal(p, job, bids[p.seat]):
+                self.fail(i, ev, f"seat {p.seat} cannot bid {bids[p.seat]!r} (out of the game, or the "
+                                 f"hand {p.hand} lacks {card_code(job)}'s {game.job_needs[job]})")
+        return bids
+
+
+def _counts_list(rows, length: int) -> bool:
+    return isinstance(rows, list) and len(rows) == length and all(
+        isinstance(r, list) and len(r) == 4 and all(type(v) is int and v >= 0 for v in r) for r in rows)
+
+
+def replay_game(events: list[dict], deck_name: str = "record") -> RefResult:
+    """Replay a record (see :func:`replay_record`); returns the full result."""
+    if not events or not all(isinstance(ev, dict) for ev in events) or events[0].get("e") != "start":
+        raise ReplayError("a record is a list of event objects that begins with its start event")
+    start = events[0]
+    players, jobs, money = start.get("players"), start.get("jobs"), start.get("money")
+    if type(players) is not int or not K.MIN_PLAYERS <= players <= K.MAX_PLAYERS:
+        raise ReplayError(f"start event: players must be {K.MIN_PLAYERS}..{K.MAX_PLAYERS}, not {players!r}")
+    try:
+        rules = Rules.from_dict(start.get("rules", {}))
+        rules.validate(players)
+    except ZsimError as exc:
+        raise ReplayError(f"start event: {exc}") from None
+    if not isinstance(jobs, dict) or list(jobs) != [f"J{n}" for n in range(1, len(jobs) + 1)] \
+            or not jobs or not _counts_list(list(jobs.values()), len(jobs)) or not all(map(sum, jobs.values())):
+        raise ReplayError("start event: jobs must map J1..Jn, in order, to [F,W,C,E] needs")
+    if not isinstance(money, list) or len(money) != players or not all(type(m) is int and m >= 0 for m in money):
+        raise ReplayError("start event: money must be one whole number >= 0 per seat")
+    deck = Deck(deck_name, np.asarray(list(jobs.values()), dtype=np.int64).reshape(-1, K.N_TYPES))
+    inputs = RecordInputs(events)
+    game = Game(players, rules, deck, inputs, inputs, seed=start.get("seed"), game_index=start.get("game"),
+                strategies=start.get("strategies", []), money=money, record=True)
+    result = game.play()
+    inputs.check_finished()
+    return result
+
+
+def replay_record(events: list[dict], deck_name: str = "record") -> list[dict]:
+    """Re-play a game from its record and return the events the rules derive.
+
+    The deal, every shuffle and every decision come from the record and are
+    checked (a shuffle must order exactly the cards left, a decision must be
+    legal for its seat at that moment); everything else is derived.  Raises
+    :class:`ReplayError` when the record cannot be replayed.  The caller
+    compares the returned events with the record.
+    """
+    return replay_game(events, deck_name).events
