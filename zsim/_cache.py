@@ -13,21 +13,25 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 import numba
 
-_ROOTS = ("zsim", "strategies")
+#: the sources compiled into kernels: the kernels themselves, the constants
+#: they freeze in, the generator and every strategy
+_KERNEL_SOURCES = ("zsim/rng.py", "zsim/jit.py", "zsim/games/**/*_nb.py",
+                   "zsim/games/**/constants.py", "strategies/**/*.py")
 
 
 def source_digest() -> str:
     here = Path(__file__).resolve().parent.parent
-    h = hashlib.sha256(numba.__version__.encode())
-    for root in _ROOTS:
-        for path in sorted((here / root).rglob("*.py")):
-            h.update(str(path.relative_to(here)).encode())
-            h.update(path.read_bytes())
+    h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
+    paths = sorted({p for pattern in _KERNEL_SOURCES for p in here.glob(pattern)})
+    for path in paths:
+        h.update(str(path.relative_to(here)).encode())
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

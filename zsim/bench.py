@@ -73,10 +73,23 @@ def startup_times(repeat: int) -> dict:
     return {"cold_start_s": cold, "warm_simulate_1000_s": warm}
 
 
+_RSS_PROBE = """
+import resource, sys
+from zsim.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
 def peak_rss_mb(games: int) -> float:
-    """Peak resident memory of ``zsim simulate --games N`` (no --out), in MB."""
-    _zsim(["simulate", "--games", str(games)])
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    """Peak resident memory of ``zsim simulate --games N`` (no --out), in MB,
+    measured by the process itself (not mixed with other children)."""
+    done = subprocess.run([sys.executable, "-c", _RSS_PROBE, "simulate", "--games", str(games)],
+                          capture_output=True, text=True, check=True)
+    return int(done.stderr.strip().splitlines()[-1]) / 1024
 
 
 def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,

@@ -110,7 +110,7 @@ def replay(file, check):
     for events in read_records(file):
         if check:
             check_record(events)
-        click.echo(play_by_play(events))
+        click.echo(play_by_play(events), nl=False)
 
 
 @cli.command()
@@ -127,7 +127,12 @@ def rules():
             rng = "true|false"
         else:
             rng = f"F,W,C,E each {s.low}..{s.high}"
-        default = ",".join(map(str, s.default)) if isinstance(s.default, tuple) else s.default
+        if isinstance(s.default, tuple):
+            default = ",".join(map(str, s.default))
+        elif isinstance(s.default, bool):
+            default = str(s.default).lower()
+        else:
+            default = str(s.default)
         click.echo(f"{s.key:<22} {str(default):<12} {rng:<22} {s.help}")
 
 
@@ -177,6 +182,8 @@ def main(argv=None):
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else exc.format_message())
     except click.ClickException as exc:
         click.echo(f"zsim: error: {exc.format_message()}", err=True)
         sys.exit(2)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numba import njit
 
-hot = njit(cache=True, _nrt=False)
-hot_inline = njit(cache=True, _nrt=False, inline="always")
+hot = njit(cache=True, _nrt=False, error_model="numpy")
+hot_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 cold = njit(cache=True)
 cold_parallel = njit(cache=True, parallel=True)
