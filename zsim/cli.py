@@ -86,9 +86,7 @@ def record(players, seed, games, first, strategies, rules, deck, out):
     from zsim.runner import check_games_and_seed, check_out_path
 
     m = _matchup(players, strategies, rules, deck)
-    check_games_and_seed(games, seed)
-    if first < 0:
-        raise ZsimError(f"--first must be at least 0, got {first}")
+    check_games_and_seed(games, seed, first)
     games_iter = record_games(m, seed, range(first, first + games))
     if out:
         with atomic_path(check_out_path(out)) as tmp, open(tmp, "w") as fh:

@@ -14,13 +14,22 @@ from typing import Iterator
 import polars as pl
 import pyarrow.parquet as pq
 
+from zsim.errors import ZsimError
+
 
 @contextmanager
 def atomic_path(target: Path) -> Iterator[Path]:
     """A temporary path that becomes ``target`` when the block succeeds."""
     target = Path(target)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise ZsimError(f"cannot write in folder {str(folder)!r}: {exc.strerror or exc}") from None
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the usual mode
     try:
         yield Path(tmp)
         os.replace(tmp, target)

@@ -29,6 +29,7 @@ from zsim.strategy_registry import strategy_arrays
 DEFAULT_CHUNK = 1 << 16
 BLOCK = 64          # games per parallel task inside a chunk
 MAX_SEED = (1 << 64) - 1
+MAX_GAME_INDEX = (1 << 62) - 1
 
 
 @dataclass(frozen=True)
@@ -48,9 +49,13 @@ class Matchup:
         self.deck.check_supply(self.rules.supply)
 
 
-def check_games_and_seed(games: int, seed: int) -> None:
+def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
     if games <= 0:
         raise ZsimError(f"--games must be at least 1, got {games}")
+    if first < 0:
+        raise ZsimError(f"--first must be at least 0, got {first}")
+    if first + games - 1 > MAX_GAME_INDEX:
+        raise ZsimError(f"game indices must stay below 2**62; --first {first} with --games {games} goes past it")
     if not 0 <= seed <= MAX_SEED:
         raise ZsimError(f"--seed must be in 0..2**64-1, got {seed}")
 
@@ -155,6 +160,8 @@ def check_out_path(path: str | os.PathLike) -> Path:
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise ZsimError(f"--out folder {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ZsimError(f"--out folder {str(parent)!r} is not writable")
     if p.is_dir():
         raise ZsimError(f"--out {str(p)!r} is a folder, not a file")
     return p

@@ -17,6 +17,8 @@ from zsim.errors import ZsimError
 from zsim.games.zahltag import constants as K
 
 COLUMNS = ("job", "foreman", "worker", "crane", "excavator")
+#: no supply stack can hold more (see the ``supply`` rule), so no job can need more
+MAX_NEED = 60
 DEFAULT_DECK_NAME = "default (jobs.csv)"
 
 
@@ -56,7 +58,7 @@ def load_deck(path: str | Path | None) -> Deck:
     if p.is_dir():
         raise ZsimError(f"deck file {str(p)!r} is a folder")
     try:
-        text = p.read_text(encoding="utf-8")
+        text = p.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ZsimError(f"deck file {str(p)!r} cannot be read: {exc.__class__.__name__}") from None
     return parse_deck(text, str(p))
@@ -81,6 +83,8 @@ def parse_deck(text: str, name: str) -> Deck:
                 raise ZsimError(f"deck {name}: line {line_no} {col} is not a whole number: {cell.strip()!r}") from None
             if v < 0:
                 raise ZsimError(f"deck {name}: line {line_no} {col} is negative: {v}")
+            if v > MAX_NEED:
+                raise ZsimError(f"deck {name}: line {line_no} {col} needs {v}, more than any supply ({MAX_NEED})")
             counts.append(v)
         if sum(counts) == 0:
             raise ZsimError(f"deck {name}: line {line_no} is a job that needs no workers")

@@ -86,7 +86,11 @@ def _cards(counts) -> str:
 
 
 def play_by_play(events: list[dict]) -> str:
-    return "\n".join(_lines(events)) + "\n"
+    try:
+        return "\n".join(_lines(events)) + "\n"
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        game = events[0].get("game", "?") if events and isinstance(events[0], dict) else "?"
+        raise ZsimError(f"game {game}: malformed record ({exc.__class__.__name__}: {exc})") from None
 
 
 def _lines(events: list[dict]) -> Iterator[str]:
