@@ -25,8 +25,9 @@ _KERNEL_SOURCES = ("zsim/rng.py", "zsim/jit.py", "zsim/games/**/*_nb.py",
                    "zsim/games/**/constants.py", "strategies/**/*.py")
 
 
-def source_digest() -> str:
-    here = Path(__file__).resolve().parent.parent
+def source_digest(root: Path | None = None) -> str:
+    """A digest of the kernel sources under ``root`` (default: this install)."""
+    here = root or Path(__file__).resolve().parent.parent
     h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     paths = sorted({p for pattern in _KERNEL_SOURCES for p in here.glob(pattern)})
     for path in paths:
@@ -46,6 +47,10 @@ def _writable(path: Path) -> bool:
         return False
 
 
+def fallback_folder() -> Path:
+    return Path(tempfile.gettempdir()) / f"zsim-{os.getuid()}" / "numba" / source_digest()
+
+
 def configure_numba_cache() -> Path:
     base = os.environ.get("ZSIM_CACHE_DIR")
     if base:
@@ -55,7 +60,7 @@ def configure_numba_cache() -> Path:
         root = (Path(xdg) if xdg else Path.home() / ".cache") / "zsim"
     folder = root / "numba" / source_digest()
     if not _writable(folder):
-        folder = Path(tempfile.gettempdir()) / f"zsim-{os.getuid()}" / "numba" / source_digest()
+        folder = fallback_folder()
         folder.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(folder)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)

@@ -1,0 +1,47 @@
+"""Where compiled kernels are cached, including on read-only installs."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from zsim import _cache
+
+
+def test_cache_folder_is_named_by_the_kernel_sources(tmp_path, monkeypatch):
+    monkeypatch.setenv("ZSIM_CACHE_DIR", str(tmp_path))
+    folder = _cache.configure_numba_cache()
+    assert folder == tmp_path / "numba" / _cache.source_digest()
+    assert folder.is_dir()
+
+
+def test_digest_follows_kernel_sources_only(tmp_path):
+    root = Path(_cache.__file__).resolve().parent.parent
+    copy = tmp_path / "tree"
+    for rel in ("zsim", "strategies"):
+        shutil.copytree(root / rel, copy / rel, ignore=shutil.ignore_patterns("__pycache__"))
+    before = _cache.source_digest(copy)
+    assert before == _cache.source_digest(root)
+    (copy / "zsim" / "cli.py").write_text("# not compiled into kernels\n")
+    assert _cache.source_digest(copy) == before
+    strategy = copy / "strategies" / "simple.py"
+    strategy.write_text(strategy.read_text() + "\n# edited\n")
+    assert _cache.source_digest(copy) != before
+
+
+def test_an_unwritable_cache_falls_back_to_a_temp_folder(monkeypatch):
+    # a path below a regular file can never be created, whoever runs the test
+    monkeypatch.setenv("ZSIM_CACHE_DIR", "/dev/null/zsim-cache")
+    folder = _cache.configure_numba_cache()
+    assert folder == _cache.fallback_folder()
+    assert os.access(folder, os.W_OK)
+
+
+def test_zsim_runs_with_an_unwritable_cache_setting(tmp_path):
+    env = dict(os.environ, ZSIM_CACHE_DIR="/dev/null/zsim-cache")
+    proc = subprocess.run([sys.executable, "-m", "zsim.cli", "simulate", "--games", "50", "--json"],
+                          capture_output=True, text=True, env=env, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    assert '"win_share"' in proc.stdout
