@@ -122,6 +122,20 @@ def _apply_adjust_nb(seat, act, hand, stacks):
 
 
 @hot_inline
+def _adjust_step_nb(seat, in_setup, strat_ids, strat_params, hand, left, right, stacks, money,
+                    alive, demand, pub, rules, rng, game_out):
+    """The seat's strategy picks an adjustment; an illegal one is counted and
+    played as nothing.  Returns the action carried out."""
+    act = adjust_nb(strat_ids[seat], seat, strat_params[seat], hand, left, right, stacks, money,
+                    alive, demand, pub, rules, rng)
+    if not is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
+        game_out[K.G_ILLEGAL] += 1
+        act = K.ACT_NONE
+    _apply_adjust_nb(seat, act, hand, stacks)
+    return act
+
+
+@hot_inline
 def _eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
                   seat_out, log, record):
     for t in range(K.N_TYPES):
@@ -218,12 +232,8 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     for rnd in range(1, rules[K.R_SETUP_ROUNDS] + 1):
         pub[K.PUB_ROUND] = rnd
         for s in range(n_players):
-            act = adjust_nb(strat_ids[s], s, strat_params[s], hand, left, right, stacks, money,
-                            alive, demand, pub, rules, rng)
-            if not is_legal_adjust_nb(s, act, hand, left, right, stacks, rules, True):
-                game_out[K.G_ILLEGAL] += 1
-                act = K.ACT_NONE
-            _apply_adjust_nb(s, act, hand, stacks)
+            act = _adjust_step_nb(s, True, strat_ids, strat_params, hand, left, right, stacks,
+                                  money, alive, demand, pub, rules, rng, game_out)
             _emit_nb(log, record, LOG_SETUP)
             _emit_nb(log, record, 3)
             _emit_nb(log, record, s)
@@ -266,12 +276,8 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
                 left[cur, t] = 0
 
         # 2. adjust workers
-        act = adjust_nb(strat_ids[cur], cur, strat_params[cur], hand, left, right, stacks, money,
-                        alive, demand, pub, rules, rng)
-        if not is_legal_adjust_nb(cur, act, hand, left, right, stacks, rules, False):
-            game_out[K.G_ILLEGAL] += 1
-            act = K.ACT_NONE
-        _apply_adjust_nb(cur, act, hand, stacks)
+        act = _adjust_step_nb(cur, False, strat_ids, strat_params, hand, left, right, stacks,
+                              money, alive, demand, pub, rules, rng, game_out)
         _emit_nb(log, record, LOG_ADJUST)
         _emit_nb(log, record, 2)
         _emit_nb(log, record, cur)

@@ -14,25 +14,10 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag import engine_nb as E
 from zsim.games.zahltag.batch_nb import record_game_nb
+from zsim.games.zahltag.notation import action_json, card_code
 from zsim.strategy_registry import strategy_arrays
 
-LETTERS = K.TYPE_LETTERS
 SHUFFLE_REASONS = {E.SHUFFLE_IN_A_ROW: "payday_in_a_row", E.SHUFFLE_FORCED: "forced_payday"}
-
-
-def card_code(card: int) -> str:
-    return "P" if card == K.PAYDAY else f"J{card + 1}"
-
-
-def action_object(act: int) -> dict:
-    if act == K.ACT_NONE:
-        return {"do": "none"}
-    if act < K.ACT_DISCARD:
-        return {"do": "take", "type": LETTERS[act - K.ACT_TAKE]}
-    if act < K.ACT_EXCHANGE:
-        return {"do": "discard", "type": LETTERS[act - K.ACT_DISCARD]}
-    g, t = divmod(act - K.ACT_EXCHANGE, 4)
-    return {"do": "exchange", "give": LETTERS[g], "take": LETTERS[t]}
 
 
 def _play_logged(matchup, seed: int, game: int):
@@ -69,13 +54,13 @@ def decode(matchup, seed: int, game: int, log: np.ndarray, seat_out: np.ndarray)
                 "deck": [card_code(c) for c in a], "strategies": list(matchup.strategies),
             })
         elif code == E.LOG_SETUP:
-            events.append({"e": "setup", "seat": a[0], "round": a[1], "action": action_object(a[2])})
+            events.append({"e": "setup", "seat": a[0], "round": a[1], "action": action_json(a[2])})
         elif code == E.LOG_TURN:
             events.append({"e": "turn", "seat": a[0], "turn": a[1]})
         elif code == E.LOG_FINISH:
             events.append({"e": "finish", "seat": a[0], "to_hand": a[1:5], "to_right": a[5:9]})
         elif code == E.LOG_ADJUST:
-            events.append({"e": "adjust", "seat": a[0], "action": action_object(a[1])})
+            events.append({"e": "adjust", "seat": a[0], "action": action_json(a[1])})
         elif code == E.LOG_PENALTY:
             events.append({"e": "penalty", "seat": a[0], "excess": a[1], "paid": a[2:2 + p]})
         elif code == E.LOG_REVEAL:
