@@ -39,9 +39,19 @@ def test_an_unwritable_cache_falls_back_to_a_temp_folder(monkeypatch):
     assert os.access(folder, os.W_OK)
 
 
-def test_zsim_runs_with_an_unwritable_cache_setting(tmp_path):
+def _cache_files(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
+
+
+def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels():
     env = dict(os.environ, ZSIM_CACHE_DIR="/dev/null/zsim-cache")
-    proc = subprocess.run([sys.executable, "-m", "zsim.cli", "simulate", "--games", "50", "--json"],
-                          capture_output=True, text=True, env=env, timeout=900)
-    assert proc.returncode == 0, proc.stderr
-    assert '"win_share"' in proc.stdout
+    args = [sys.executable, "-m", "zsim.cli", "simulate", "--games", "50", "--json"]
+    first = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    assert first.returncode == 0, first.stderr
+    assert '"win_share"' in first.stdout
+    folder = _cache.fallback_folder()
+    files = _cache_files(folder)
+    assert any(name.endswith(".nbi") for name in files)
+    second = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    assert second.stdout == first.stdout
+    assert _cache_files(folder) == files  # loaded, not compiled again

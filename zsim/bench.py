@@ -106,24 +106,19 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
             many = fast_rate(players, all_threads, games, repeat)
             rows.append({"engine": "fast", "players": players, "threads": all_threads,
                          "games_per_s": many, "vs_one_thread": many / one})
-    extra = {}
+    # start-up and memory belong to what `zsim simulate` runs by default:
+    # four players on all threads, the last row
     if startup:
-        extra.update(startup_times(3))
+        rows[-1].update(startup_times(3))
     if memory_games:
-        extra[f"peak_rss_mb_{memory_games}_games"] = peak_rss_mb(memory_games)
-    if extra:
-        rows.append({"engine": "startup", **extra})
+        rows[-1]["peak_rss_mb"] = peak_rss_mb(memory_games)
+        rows[-1]["peak_rss_games"] = memory_games
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     else:
         click.echo(f"field: {FIELD} in every seat; medians of {repeat} runs of {games:,} games "
                    f"(reference: {reference_games} games)")
         for r in rows:
-            if r["engine"] == "startup":
-                for k, v in r.items():
-                    if k != "engine":
-                        click.echo(f"{k:<28} {v:10.2f}")
-                continue
             note = ""
             if "vs_reference" in r:
                 note = f"  {r['vs_reference']:7.1f}x reference"
@@ -131,4 +126,11 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
                 note = f"  {r['vs_one_thread']:7.2f}x one thread"
             click.echo(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
                        f"{r['games_per_s']:>12,.0f} games/s{note}")
+        last = rows[-1]
+        if "cold_start_s" in last:
+            click.echo(f"cold start (compiling every kernel): {last['cold_start_s']:.1f} s; "
+                       f"warm `zsim simulate --games 1000`: {last['warm_simulate_1000_s']:.2f} s")
+        if "peak_rss_mb" in last:
+            click.echo(f"peak RSS of `zsim simulate --games {last['peak_rss_games']}`: "
+                       f"{last['peak_rss_mb']:.0f} MB")
     return rows

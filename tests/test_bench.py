@@ -1,0 +1,31 @@
+"""`zsim bench` reports what it promises (its figures are not asserted: speed
+is measured by the benchmark, never by a test)."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from zsim.cli import cli
+
+
+def test_bench_json_rows():
+    result = CliRunner().invoke(cli, ["bench", "--json", "--games", "2000", "--repeat", "1",
+                                      "--reference-games", "3", "--no-startup"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    for row in rows:
+        assert {"engine", "players", "threads", "games_per_s"} <= set(row)
+        assert row["engine"] in ("fast", "reference")
+        assert row["games_per_s"] > 0
+    combos = {(r["engine"], r["players"], r["threads"]) for r in rows}
+    assert ("reference", 4, 1) in combos and ("fast", 4, 1) in combos and ("fast", 2, 1) in combos
+    fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1]
+    assert all("vs_reference" in r for r in fast_one)
+
+
+def test_bench_text_names_the_ratios():
+    result = CliRunner().invoke(cli, ["bench", "--games", "2000", "--repeat", "1",
+                                      "--reference-games", "3", "--no-startup"])
+    assert result.exit_code == 0, result.output
+    assert "x reference" in result.output and "games/s" in result.output
