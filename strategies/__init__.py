@@ -1,8 +1,8 @@
 """zsim's bidders: each module here is one strategy.
 
 A strategy module defines ``NAME``, ``DESCRIPTION``, ``PARAMS`` (a tuple of
-``(name, default, low, high, help)``) and three numba functions of the seat's
-view (see ``zsim/games/zahltag/dispatch_nb.py`` for their arguments):
+``(name, default, low, high, help)``) and two numba functions of the seat's
+view (``zsim/strategy.py`` documents the contract):
 
 - ``adjust_nb``: the setup adjustments (``pub[PUB_ROUND] > 0``) and the turn's
   adjustment; returns an action code (``constants.ACT_*``);

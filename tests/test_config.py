@@ -17,7 +17,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import COLUMNS, DEFAULT_DECK_NAME, Deck, default_deck, load_deck, parse_deck
 from zsim.games.zahltag.rules import RULE_SPECS, SPEC_BY_KEY, Rules, parse_rule_options
 from zsim.runner import Matchup
-from zsim.strategy_registry import BY_NAME, DEFAULT_STRATEGY, parse_strategies, strategy_arrays
+from zsim.strategy_registry import DEFAULT_STRATEGY, parse_strategies, registry, strategy_arrays
 
 HEADER = ",".join(COLUMNS)
 INT_SPECS = [s for s in RULE_SPECS if s.kind == "int"]
@@ -489,7 +489,7 @@ def test_matchup_validates_everything():
 @pytest.mark.parametrize("spec", [None, "", "   "])
 def test_parse_strategies_default(spec, players):
     assert parse_strategies(spec, players) == [DEFAULT_STRATEGY] * players
-    assert DEFAULT_STRATEGY in BY_NAME
+    assert DEFAULT_STRATEGY in registry()
 
 
 def test_parse_strategies_one_name_fills_every_seat():
@@ -520,7 +520,32 @@ def test_parse_strategies_errors(spec, players, fragments):
 
 def test_strategy_arrays():
     ids, params = strategy_arrays(["random", "simple", "simple"])
-    assert ids.dtype == np.int64 and ids.tolist() == [BY_NAME["random"].sid, BY_NAME["simple"].sid,
-                                                      BY_NAME["simple"].sid]
+    reg = registry()
+    assert ids.dtype == np.int64 and ids.tolist() == [reg["random"].sid, reg["simple"].sid,
+                                                      reg["simple"].sid]
     assert ids[0] != ids[1]
     assert params.shape[0] == 3 and params.dtype == np.float64
+
+
+# ================================================================= strategy parameters
+def test_strategy_parameters_are_parsed_checked_and_canonical():
+    assert parse_strategies("fixed:k=5", 2) == ["fixed:k=5"] * 2
+    assert parse_strategies("fixed:k=3,fixed", 2) == ["fixed", "fixed"]  # the default is left out
+    assert parse_strategies(" fixed : k = 7 ,simple", 2) == ["fixed:k=7", "simple"]
+    ids, params = strategy_arrays(["fixed:k=5", "fixed", "simple"])
+    assert params[0, 0] == 5.0 and params[1, 0] == 3.0
+    assert ids[0] == ids[1] == registry()["fixed"].sid
+
+
+@pytest.mark.parametrize("spec,fragments", [
+    ("fixed:k=0", ["fixed:k=0", "out of range", "1..99"]),
+    ("fixed:k=abc", ["fixed:k", "number", "'abc'"]),
+    ("fixed:x=2", ["no parameter 'x'", "k"]),
+    ("simple:k=2", ["simple has no parameter 'k'", "none"]),
+    ("fixed:k", ["'k'", "key=value"]),
+])
+def test_strategy_parameter_errors(spec, fragments):
+    with pytest.raises(ZsimError) as exc:
+        parse_strategies(spec, 2)
+    for f in fragments:
+        assert f in str(exc.value), (f, str(exc.value))

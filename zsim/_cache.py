@@ -22,16 +22,22 @@ import numba
 #: the sources compiled into kernels: the kernels themselves, the constants
 #: they freeze in, the generator and every strategy
 _KERNEL_SOURCES = ("zsim/rng.py", "zsim/jit.py", "zsim/games/**/*_nb.py",
-                   "zsim/games/**/constants.py", "strategies/**/*.py")
+                   "zsim/games/**/constants.py", "zsim/strategy_registry.py", "strategies/**/*.py")
 
 
-def source_digest(root: Path | None = None) -> str:
-    """A digest of the kernel sources under ``root`` (default: this install)."""
+def source_digest(root: Path | None = None, plugins: list[Path] | None = None) -> str:
+    """A digest of the kernel sources under ``root`` (default: this install)
+    and of the plugin strategies' sources (default: those installed now)."""
+    from zsim.strategy_discovery import plugin_sources
+
     here = root or Path(__file__).resolve().parent.parent
     h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
     paths = sorted({p for pattern in _KERNEL_SOURCES for p in here.glob(pattern)})
     for path in paths:
         h.update(str(path.relative_to(here)).encode())
+        h.update(path.read_bytes())
+    for path in sorted(plugin_sources() if plugins is None else plugins):
+        h.update(str(path).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

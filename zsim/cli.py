@@ -135,6 +135,23 @@ def rules():
 
 
 @cli.command()
+@click.option("--json", "as_json", is_flag=True, help="print the list as JSON")
+def strategies(as_json):
+    """List every strategy (built-in and plugged in) with its parameters."""
+    from zsim.strategy_registry import describe
+
+    rows = describe()
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for row in rows:
+        label = "" if row["fair"] else "  [reads hidden hands: an upper bound, not fair]"
+        click.echo(f"{row['name']:<12} {row['description']}{label}")
+        for p in row["params"]:
+            click.echo(f"    {p['name']}={p['default']:g}  ({p['low']:g}..{p['high']:g})  {p['help']}")
+
+
+@cli.command()
 @click.option("--json", "as_json", is_flag=True, help="print the rows as JSON")
 @click.option("--games", "-n", type=int, default=200_000, show_default=True,
               help="games per fast-engine measurement")

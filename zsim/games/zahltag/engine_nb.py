@@ -32,9 +32,13 @@ import numpy as np
 from zsim.jit import cold, hot, hot_inline
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.dispatch_nb import adjust_nb, bid_nb
 from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, owned_nb
 from zsim.rng import below_nb, seed_streams_nb
+from zsim.strategy_registry import dispatcher
+
+# strategy dispatch: generated for the installed strategies (see strategy_registry)
+adjust_nb = dispatcher().adjust_nb
+bid_nb = dispatcher().bid_nb
 
 # ------------------------------------------------------------------ log events
 # Each event is [code, length of payload, payload...].
