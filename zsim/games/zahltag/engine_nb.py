@@ -23,45 +23,28 @@ Chance and decision order follow ``docs/rules.md`` exactly; the reference
 engine (``reference.py``) is written independently from the same page and
 tests hold the two equal game by game.
 
-With ``record`` set the kernel appends events to an int64 ``log`` (see
-``LOG_*`` below); ``zsim/games/zahltag/records.py`` turns it into JSON lines.
+With ``record`` set the kernel appends events to an int64 ``log``
+(``events_nb.py``); ``records.py`` turns it into JSON lines. Paydays, bids,
+penalties and the ranking live in ``resolve_nb.py``.
 """
 from __future__ import annotations
 
 import numpy as np
-from zsim.jit import cold, hot, hot_inline
 
 from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DEAL, LOG_DECK, LOG_END, LOG_FINISH,
+                                          LOG_REVEAL, LOG_SETUP, LOG_SHUFFLE, LOG_TURN,
+                                          SHUFFLE_FORCED, SHUFFLE_IN_A_ROW, emit_nb, log_deck_nb)
 from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, owned_nb
+from zsim.games.zahltag.resolve_nb import end_reason_nb, job_nb, payday_nb, penalty_nb, rank_nb
+from zsim.jit import cold, hot, hot_inline
 from zsim.rng import below_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
 
 # strategy dispatch: generated for the installed strategies (see strategy_registry)
 adjust_nb = dispatcher().adjust_nb
-bid_nb = dispatcher().bid_nb
 
-# ------------------------------------------------------------------ log events
-# Each event is [code, length of payload, payload...].
-LOG_DEAL = 1      # hands [P*4], stacks [4]
-LOG_DECK = 2      # deck [n_cards]
-LOG_SETUP = 3     # seat, round, action
-LOG_TURN = 4      # seat, turn
-LOG_FINISH = 5    # seat, to_hand [4], to_right [4]
-LOG_ADJUST = 6    # seat, action
-LOG_PENALTY = 7   # seat, excess, paid [P]
-LOG_REVEAL = 8    # card, forced
-LOG_SHUFFLE = 9   # reason (0 in a row, 1 forced), deck [rest]
-LOG_BIDS = 10     # job, bids [P] (-1 = eliminated)
-LOG_AWARD = 11    # job, amount, winners...
-LOG_PAYDAY = 12   # number, counts [P], paid [P] (-1 = already out)
-LOG_ELIM = 13     # seat, reason
-LOG_END = 14      # reason
-LOG_OVERFLOW = 15
-
-SHUFFLE_IN_A_ROW = 0
-SHUFFLE_FORCED = 1
-
-PILE_MAX = 4 * 60
+PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type
 
 
 @cold
@@ -84,16 +67,6 @@ def new_workspace_nb(n_players, n_cards):
 
 
 # ------------------------------------------------------------------ helpers
-@hot_inline
-def _emit_nb(log, record, value):
-    """Append one int to the log (a no-op when not recording)."""
-    if record:
-        pos = log[0]
-        if pos < log.shape[0]:
-            log[pos] = value
-        log[0] = pos + 1
-
-
 @hot_inline
 def shuffle_nb(arr, lo, hi, rng):
     """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md)."""
@@ -137,39 +110,6 @@ def _adjust_step_nb(seat, in_setup, strat_ids, strat_params, hand, left, right, 
         act = K.ACT_NONE
     _apply_adjust_nb(seat, act, hand, stacks)
     return act
-
-
-@hot_inline
-def _eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
-                  seat_out, log, record):
-    for t in range(K.N_TYPES):
-        stacks[t] += hand[seat, t] + left[seat, t] + right[seat, t]
-        hand[seat, t] = 0
-        left[seat, t] = 0
-        right[seat, t] = 0
-    money[seat] = 0
-    alive[seat] = 0
-    elim[seat] = event
-    seat_out[seat, K.S_ELIMINATED] = event
-    pub[K.PUB_N_ALIVE] -= 1
-    _emit_nb(log, record, LOG_ELIM)
-    _emit_nb(log, record, 2)
-    _emit_nb(log, record, seat)
-    _emit_nb(log, record, reason)
-
-
-@hot_inline
-def _log_deck_nb(log, record, code, reason, deck, lo, hi):
-    if record:
-        if code == LOG_SHUFFLE:
-            _emit_nb(log, record, code)
-            _emit_nb(log, record, hi - lo + 1)
-            _emit_nb(log, record, reason)
-        else:
-            _emit_nb(log, record, code)
-            _emit_nb(log, record, hi - lo)
-        for i in range(lo, hi):
-            _emit_nb(log, record, deck[i])
 
 
 # ------------------------------------------------------------------ one game
@@ -223,14 +163,14 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     pub[K.PUB_N_ALIVE] = n_players
     pub[K.PUB_PLAYERS] = n_players
     if record:
-        _emit_nb(log, record, LOG_DEAL)
-        _emit_nb(log, record, n_players * 4 + 4)
+        emit_nb(log, record, LOG_DEAL)
+        emit_nb(log, record, n_players * 4 + 4)
         for s in range(n_players):
             for t in range(K.N_TYPES):
-                _emit_nb(log, record, hand[s, t])
+                emit_nb(log, record, hand[s, t])
         for t in range(K.N_TYPES):
-            _emit_nb(log, record, stacks[t])
-        _log_deck_nb(log, record, LOG_DECK, 0, deck, 0, n_cards)
+            emit_nb(log, record, stacks[t])
+        log_deck_nb(log, record, LOG_DECK, 0, deck, 0, n_cards)
 
     # ---- setup 3: adjustment rounds
     for rnd in range(1, rules[K.R_SETUP_ROUNDS] + 1):
@@ -238,11 +178,11 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
         for s in range(n_players):
             act = _adjust_step_nb(s, True, strat_ids, strat_params, hand, left, right, stacks,
                                   money, alive, demand, pub, rules, rng, game_out)
-            _emit_nb(log, record, LOG_SETUP)
-            _emit_nb(log, record, 3)
-            _emit_nb(log, record, s)
-            _emit_nb(log, record, rnd)
-            _emit_nb(log, record, act)
+            emit_nb(log, record, LOG_SETUP)
+            emit_nb(log, record, 3)
+            emit_nb(log, record, s)
+            emit_nb(log, record, rnd)
+            emit_nb(log, record, act)
     pub[K.PUB_ROUND] = 0
 
     # ---- play
@@ -256,10 +196,10 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             cur = (cur + 1) % n_players
             continue
         pub[K.PUB_TURN] += 1
-        _emit_nb(log, record, LOG_TURN)
-        _emit_nb(log, record, 2)
-        _emit_nb(log, record, cur)
-        _emit_nb(log, record, pub[K.PUB_TURN])
+        emit_nb(log, record, LOG_TURN)
+        emit_nb(log, record, 2)
+        emit_nb(log, record, cur)
+        emit_nb(log, record, pub[K.PUB_TURN])
 
         # 1. finish jobs: right -> hand, left -> right
         moved = 0
@@ -267,13 +207,13 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             moved += right[cur, t] + left[cur, t]
         if moved > 0:
             if record:
-                _emit_nb(log, record, LOG_FINISH)
-                _emit_nb(log, record, 9)
-                _emit_nb(log, record, cur)
+                emit_nb(log, record, LOG_FINISH)
+                emit_nb(log, record, 9)
+                emit_nb(log, record, cur)
                 for t in range(K.N_TYPES):
-                    _emit_nb(log, record, right[cur, t])
+                    emit_nb(log, record, right[cur, t])
                 for t in range(K.N_TYPES):
-                    _emit_nb(log, record, left[cur, t])
+                    emit_nb(log, record, left[cur, t])
             for t in range(K.N_TYPES):
                 hand[cur, t] += right[cur, t]
                 right[cur, t] = left[cur, t]
@@ -282,14 +222,14 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
         # 2. adjust workers
         act = _adjust_step_nb(cur, False, strat_ids, strat_params, hand, left, right, stacks,
                               money, alive, demand, pub, rules, rng, game_out)
-        _emit_nb(log, record, LOG_ADJUST)
-        _emit_nb(log, record, 2)
-        _emit_nb(log, record, cur)
-        _emit_nb(log, record, act)
+        emit_nb(log, record, LOG_ADJUST)
+        emit_nb(log, record, 2)
+        emit_nb(log, record, cur)
+        emit_nb(log, record, act)
         if rules[K.R_OVER_CAP_PENALIZE] != 0:
             excess = owned_nb(cur, hand, left, right) - rules[K.R_CARD_CAP]
             if excess > 0:
-                event = _penalty_nb(cur, excess, event, hand, left, right, stacks, money, alive,
+                event = penalty_nb(cur, excess, event, hand, left, right, stacks, money, alive,
                                     elim, pub, seat_out, scratch, log, record)
                 if pub[K.PUB_N_ALIVE] <= 1:
                     ended = True
@@ -307,49 +247,49 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             deck[top] = K.PAYDAY
             top += 1
             pub[K.PUB_PAYDAYS_LEFT] -= 1
-            _emit_nb(log, record, LOG_REVEAL)
-            _emit_nb(log, record, 2)
-            _emit_nb(log, record, K.PAYDAY)
-            _emit_nb(log, record, 1)
-            event, ended = _payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
+            emit_nb(log, record, LOG_REVEAL)
+            emit_nb(log, record, 2)
+            emit_nb(log, record, K.PAYDAY)
+            emit_nb(log, record, 1)
+            event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
                                       rules, seat_out, game_out, scratch, log, record)
             if ended:
-                end_reason = _end_reason_nb(pub, rules)
+                end_reason = end_reason_nb(pub, rules)
                 break
             shuffle_nb(deck, top, n_cards, rng)
             game_out[K.G_RESHUFFLES] += 1
-            _log_deck_nb(log, record, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
+            log_deck_nb(log, record, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
             cur = (cur + 1) % n_players
             continue
         while True:
             card = deck[top]
             top += 1
-            _emit_nb(log, record, LOG_REVEAL)
-            _emit_nb(log, record, 2)
-            _emit_nb(log, record, card)
-            _emit_nb(log, record, 0)
+            emit_nb(log, record, LOG_REVEAL)
+            emit_nb(log, record, 2)
+            emit_nb(log, record, card)
+            emit_nb(log, record, 0)
             if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
                 top -= 1
                 shuffle_nb(deck, top, n_cards, rng)
                 game_out[K.G_RESHUFFLES] += 1
-                _log_deck_nb(log, record, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
+                log_deck_nb(log, record, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
                 continue
             break
 
         # 4. payday or job
         if card == K.PAYDAY:
             pub[K.PUB_PAYDAYS_LEFT] -= 1
-            event, ended = _payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
+            event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
                                       rules, seat_out, game_out, scratch, log, record)
             if ended:
-                end_reason = _end_reason_nb(pub, rules)
+                end_reason = end_reason_nb(pub, rules)
                 break
         else:
             pub[K.PUB_JOBS_LEFT] -= 1
             for t in range(K.N_TYPES):
                 demand[t] -= needs[card, t]
             game_out[K.G_JOBS_REVEALED] += 1
-            event = _job_nb(card, needs[card], event, strat_ids, strat_params, hand, left, right,
+            event = job_nb(card, needs[card], event, strat_ids, strat_params, hand, left, right,
                             stacks, money, alive, elim, demand, pub, rules, rng, seat_out,
                             game_out, scratch, log, record, max_bid)
             if pub[K.PUB_N_ALIVE] <= 1:
@@ -362,236 +302,12 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     game_out[K.G_TURNS] = pub[K.PUB_TURN]
     game_out[K.G_PAYDAYS] = pub[K.PUB_PAYDAYS]
     game_out[K.G_END_REASON] = end_reason
-    _rank_nb(hand, left, right, money, alive, elim, seat_out)
+    rank_nb(hand, left, right, money, alive, elim, seat_out)
     for s in range(n_players):
         if elim[s] != 0:
             game_out[K.G_ELIMINATIONS] += 1
-    _emit_nb(log, record, LOG_END)
-    _emit_nb(log, record, 1)
-    _emit_nb(log, record, end_reason)
+    emit_nb(log, record, LOG_END)
+    emit_nb(log, record, 1)
+    emit_nb(log, record, end_reason)
 
 
-@hot_inline
-def _end_reason_nb(pub, rules):
-    if pub[K.PUB_PAYDAYS] >= rules[K.R_PAYDAYS_TO_END]:
-        return K.END_FIFTH_PAYDAY
-    return K.END_LAST_PLAYER
-
-
-@hot_inline
-def _payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, seat_out,
-               game_out, scratch, log, record):
-    """Execute a payday; returns (event counter, game ended)."""
-    n_players = hand.shape[0]
-    counts = scratch[:n_players]
-    paid = scratch[n_players:]
-    fewest = 1 << 40
-    for s in range(n_players):
-        counts[s] = -1
-        paid[s] = -1
-        if alive[s] != 0:
-            c = 0
-            for t in range(K.N_TYPES):
-                c += hand[s, t]
-                if rules[K.R_PAYDAY_COUNTS_TABLE] != 0:
-                    c += left[s, t] + right[s, t]
-            counts[s] = c
-            seat_out[s, K.S_IDLE_AT_PAYDAY] += c
-            if c < fewest:
-                fewest = c
-    pub[K.PUB_PAYDAYS] += 1
-    pub[K.PUB_JOBS_SINCE] = 0
-    pub[K.PUB_LAST_PAYDAY] = 1
-    broke = False
-    for s in range(n_players):
-        if counts[s] >= 0:
-            due = (counts[s] - fewest) * rules[K.R_PAYDAY_COST]
-            pay = due if due <= money[s] else money[s]
-            money[s] -= pay
-            paid[s] = pay
-            seat_out[s, K.S_PAYDAY_PAID] += pay
-            if pay < due:
-                broke = True
-    if record:
-        _emit_nb(log, record, LOG_PAYDAY)
-        _emit_nb(log, record, 1 + 2 * n_players)
-        _emit_nb(log, record, pub[K.PUB_PAYDAYS])
-        for s in range(n_players):
-            _emit_nb(log, record, counts[s])
-        for s in range(n_players):
-            _emit_nb(log, record, paid[s])
-    if broke:
-        event += 1
-        for s in range(n_players):
-            if counts[s] >= 0 and paid[s] < (counts[s] - fewest) * rules[K.R_PAYDAY_COST]:
-                _eliminate_nb(s, event, K.ELIM_PAYDAY, hand, left, right, stacks, money, alive,
-                              elim, pub, seat_out, log, record)
-    ended = pub[K.PUB_PAYDAYS] >= rules[K.R_PAYDAYS_TO_END] or pub[K.PUB_N_ALIVE] <= 1
-    return event, ended
-
-
-@hot_inline
-def _job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks, money, alive,
-            elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, record, max_bid):
-    """Sealed bids for ``job``, the award and its payments; returns the event counter."""
-    n_players = hand.shape[0]
-    bids = scratch[:n_players]
-    low = max_bid + 1
-    n_bidders = 0
-    for s in range(n_players):
-        bids[s] = -1
-        if alive[s] != 0:
-            b = bid_nb(strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
-                       alive, demand, pub, rules, rng)
-            if b != K.PASS:
-                covers = b >= 1 and b <= max_bid
-                for t in range(K.N_TYPES):
-                    if hand[s, t] < need[t]:
-                        covers = False
-                if not covers:
-                    game_out[K.G_ILLEGAL] += 1
-                    b = K.PASS
-            bids[s] = b
-            if b != K.PASS:
-                n_bidders += 1
-                seat_out[s, K.S_BIDS] += 1
-                if b < low:
-                    low = b
-    pub[K.PUB_JOBS_SINCE] += 1
-    pub[K.PUB_LAST_PAYDAY] = 0
-    if record:
-        _emit_nb(log, record, LOG_BIDS)
-        _emit_nb(log, record, 1 + n_players)
-        _emit_nb(log, record, job)
-        for s in range(n_players):
-            _emit_nb(log, record, bids[s])
-    if n_bidders == 0:
-        game_out[K.G_JOBS_NO_BID] += 1
-        if record:
-            _emit_nb(log, record, LOG_AWARD)
-            _emit_nb(log, record, 2)
-            _emit_nb(log, record, job)
-            _emit_nb(log, record, 0)
-        return event
-    if n_bidders == 1:
-        game_out[K.G_JOBS_ONE_BID] += 1
-    n_win = 0
-    for s in range(n_players):
-        if bids[s] == low:
-            n_win += 1
-    amount = low if n_win == 1 else low - rules[K.R_TIE_DISCOUNT]
-    if n_win > 1:
-        game_out[K.G_JOBS_TIED] += 1
-    if record:
-        _emit_nb(log, record, LOG_AWARD)
-        _emit_nb(log, record, 2 + n_win)
-        _emit_nb(log, record, job)
-        _emit_nb(log, record, amount)
-        for s in range(n_players):
-            if bids[s] == low:
-                _emit_nb(log, record, s)
-    for s in range(n_players):
-        if bids[s] == low:
-            for t in range(K.N_TYPES):
-                hand[s, t] -= need[t]
-                left[s, t] += need[t]
-            seat_out[s, K.S_JOBS_WON] += 1
-    if amount >= 0:
-        for s in range(n_players):
-            if bids[s] == low:
-                money[s] += amount
-                seat_out[s, K.S_JOB_INCOME] += amount
-        return event
-    broke = False
-    for s in range(n_players):
-        if bids[s] == low:
-            pay = -amount if -amount <= money[s] else money[s]
-            money[s] -= pay
-            seat_out[s, K.S_JOB_INCOME] -= pay
-            if pay < -amount:
-                broke = True
-                bids[s] = -2  # marks "eliminated by this tie" below
-    if broke:
-        event += 1
-        for s in range(n_players):
-            if bids[s] == -2:
-                _eliminate_nb(s, event, K.ELIM_TIE_BID, hand, left, right, stacks, money, alive,
-                              elim, pub, seat_out, log, record)
-    return event
-
-
-@hot_inline
-def _penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, elim, pub,
-                seat_out, scratch, log, record):
-    """Variant over_cap=penalize: ``seat`` pays ``excess`` to each other player still in."""
-    n_players = hand.shape[0]
-    paid = scratch[:n_players]
-    paid[:] = 0
-    others = 0
-    for s in range(n_players):
-        if s != seat and alive[s] != 0:
-            others += 1
-    due = excess * others
-    left_to_pay = due if due <= money[seat] else money[seat]
-    for k in range(1, n_players):
-        s = (seat + k) % n_players
-        if alive[s] != 0:
-            give = excess if excess <= left_to_pay else left_to_pay
-            left_to_pay -= give
-            paid[s] = give
-            paid[seat] -= give
-            money[s] += give
-            seat_out[s, K.S_PENALTY_RECEIVED] += give
-    money[seat] += paid[seat]
-    seat_out[seat, K.S_PENALTY_PAID] -= paid[seat]
-    if record:
-        _emit_nb(log, record, LOG_PENALTY)
-        _emit_nb(log, record, 2 + n_players)
-        _emit_nb(log, record, seat)
-        _emit_nb(log, record, excess)
-        for s in range(n_players):
-            _emit_nb(log, record, paid[s])
-    if -paid[seat] < due:
-        event += 1
-        _eliminate_nb(seat, event, K.ELIM_PENALTY, hand, left, right, stacks, money, alive, elim,
-                      pub, seat_out, log, record)
-    return event
-
-
-@hot_inline
-def _better_nb(a, b, hand, left, right, money, alive, elim):
-    """Whether seat ``a`` ranks strictly above seat ``b`` at the end."""
-    if alive[a] != 0 and alive[b] == 0:
-        return True
-    if alive[a] == 0:
-        return alive[b] == 0 and elim[a] > elim[b]
-    if money[a] != money[b]:
-        return money[a] > money[b]
-    owned_a = owned_nb(a, hand, left, right)
-    owned_b = owned_nb(b, hand, left, right)
-    if owned_a != owned_b:
-        return owned_a < owned_b
-    table_a = 0
-    table_b = 0
-    for t in range(K.N_TYPES):
-        table_a += left[a, t] + right[a, t]
-        table_b += left[b, t] + right[b, t]
-    return table_a < table_b
-
-
-@hot_inline
-def _rank_nb(hand, left, right, money, alive, elim, seat_out):
-    n_players = hand.shape[0]
-    for s in range(n_players):
-        place = 1
-        for o in range(n_players):
-            if o != s and _better_nb(o, s, hand, left, right, money, alive, elim):
-                place += 1
-        seat_out[s, K.S_PLACE] = place
-        seat_out[s, K.S_MONEY] = money[s]
-        owned = owned_nb(s, hand, left, right)
-        seat_out[s, K.S_FINAL_CARDS] = owned
-        table = 0
-        for t in range(K.N_TYPES):
-            table += left[s, t] + right[s, t]
-        seat_out[s, K.S_FINAL_TABLE] = table

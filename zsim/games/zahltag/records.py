@@ -12,7 +12,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag import engine_nb as E
+from zsim.games.zahltag import events_nb as E
 from zsim.games.zahltag.batch_nb import record_game_nb
 from zsim.games.zahltag.notation import action_json, card_code
 from zsim.strategy_registry import strategy_arrays

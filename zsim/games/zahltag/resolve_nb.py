@@ -1,0 +1,260 @@
+"""Resolving a revealed card and the end of a game (numba kernels).
+
+Paydays, sealed bids and their awards, cap penalties, eliminations and the
+final ranking, exactly as docs/rules.md states them; ``engine_nb`` calls
+these from its turn loop.
+"""
+from __future__ import annotations
+
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.events_nb import LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, emit_nb
+from zsim.games.zahltag.moves_nb import owned_nb
+from zsim.jit import hot_inline
+from zsim.strategy_registry import dispatcher
+
+bid_nb = dispatcher().bid_nb
+
+
+@hot_inline
+def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
+                  seat_out, log, record):
+    for t in range(K.N_TYPES):
+        stacks[t] += hand[seat, t] + left[seat, t] + right[seat, t]
+        hand[seat, t] = 0
+        left[seat, t] = 0
+        right[seat, t] = 0
+    money[seat] = 0
+    alive[seat] = 0
+    elim[seat] = event
+    seat_out[seat, K.S_ELIMINATED] = event
+    pub[K.PUB_N_ALIVE] -= 1
+    emit_nb(log, record, LOG_ELIM)
+    emit_nb(log, record, 2)
+    emit_nb(log, record, seat)
+    emit_nb(log, record, reason)
+
+
+@hot_inline
+def end_reason_nb(pub, rules):
+    if pub[K.PUB_PAYDAYS] >= rules[K.R_PAYDAYS_TO_END]:
+        return K.END_FIFTH_PAYDAY
+    return K.END_LAST_PLAYER
+
+
+@hot_inline
+def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, seat_out,
+               game_out, scratch, log, record):
+    """Execute a payday; returns (event counter, game ended)."""
+    n_players = hand.shape[0]
+    counts = scratch[:n_players]
+    paid = scratch[n_players:]
+    fewest = 1 << 40
+    for s in range(n_players):
+        counts[s] = -1
+        paid[s] = -1
+        if alive[s] != 0:
+            c = 0
+            for t in range(K.N_TYPES):
+                c += hand[s, t]
+                if rules[K.R_PAYDAY_COUNTS_TABLE] != 0:
+                    c += left[s, t] + right[s, t]
+            counts[s] = c
+            seat_out[s, K.S_IDLE_AT_PAYDAY] += c
+            if c < fewest:
+                fewest = c
+    pub[K.PUB_PAYDAYS] += 1
+    pub[K.PUB_JOBS_SINCE] = 0
+    pub[K.PUB_LAST_PAYDAY] = 1
+    broke = False
+    for s in range(n_players):
+        if counts[s] >= 0:
+            due = (counts[s] - fewest) * rules[K.R_PAYDAY_COST]
+            pay = due if due <= money[s] else money[s]
+            money[s] -= pay
+            paid[s] = pay
+            seat_out[s, K.S_PAYDAY_PAID] += pay
+            if pay < due:
+                broke = True
+    if record:
+        emit_nb(log, record, LOG_PAYDAY)
+        emit_nb(log, record, 1 + 2 * n_players)
+        emit_nb(log, record, pub[K.PUB_PAYDAYS])
+        for s in range(n_players):
+            emit_nb(log, record, counts[s])
+        for s in range(n_players):
+            emit_nb(log, record, paid[s])
+    if broke:
+        event += 1
+        for s in range(n_players):
+            if counts[s] >= 0 and paid[s] < (counts[s] - fewest) * rules[K.R_PAYDAY_COST]:
+                eliminate_nb(s, event, K.ELIM_PAYDAY, hand, left, right, stacks, money, alive,
+                              elim, pub, seat_out, log, record)
+    ended = pub[K.PUB_PAYDAYS] >= rules[K.R_PAYDAYS_TO_END] or pub[K.PUB_N_ALIVE] <= 1
+    return event, ended
+
+
+@hot_inline
+def job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks, money, alive,
+            elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, record, max_bid):
+    """Sealed bids for ``job``, the award and its payments; returns the event counter."""
+    n_players = hand.shape[0]
+    bids = scratch[:n_players]
+    low = max_bid + 1
+    n_bidders = 0
+    for s in range(n_players):
+        bids[s] = -1
+        if alive[s] != 0:
+            b = bid_nb(strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
+                       alive, demand, pub, rules, rng)
+            if b != K.PASS:
+                covers = b >= 1 and b <= max_bid
+                for t in range(K.N_TYPES):
+                    if hand[s, t] < need[t]:
+                        covers = False
+                if not covers:
+                    game_out[K.G_ILLEGAL] += 1
+                    b = K.PASS
+            bids[s] = b
+            if b != K.PASS:
+                n_bidders += 1
+                seat_out[s, K.S_BIDS] += 1
+                if b < low:
+                    low = b
+    pub[K.PUB_JOBS_SINCE] += 1
+    pub[K.PUB_LAST_PAYDAY] = 0
+    if record:
+        emit_nb(log, record, LOG_BIDS)
+        emit_nb(log, record, 1 + n_players)
+        emit_nb(log, record, job)
+        for s in range(n_players):
+            emit_nb(log, record, bids[s])
+    if n_bidders == 0:
+        game_out[K.G_JOBS_NO_BID] += 1
+        if record:
+            emit_nb(log, record, LOG_AWARD)
+            emit_nb(log, record, 2)
+            emit_nb(log, record, job)
+            emit_nb(log, record, 0)
+        return event
+    if n_bidders == 1:
+        game_out[K.G_JOBS_ONE_BID] += 1
+    n_win = 0
+    for s in range(n_players):
+        if bids[s] == low:
+            n_win += 1
+    amount = low if n_win == 1 else low - rules[K.R_TIE_DISCOUNT]
+    if n_win > 1:
+        game_out[K.G_JOBS_TIED] += 1
+    if record:
+        emit_nb(log, record, LOG_AWARD)
+        emit_nb(log, record, 2 + n_win)
+        emit_nb(log, record, job)
+        emit_nb(log, record, amount)
+        for s in range(n_players):
+            if bids[s] == low:
+                emit_nb(log, record, s)
+    for s in range(n_players):
+        if bids[s] == low:
+            for t in range(K.N_TYPES):
+                hand[s, t] -= need[t]
+                left[s, t] += need[t]
+            seat_out[s, K.S_JOBS_WON] += 1
+    if amount >= 0:
+        for s in range(n_players):
+            if bids[s] == low:
+                money[s] += amount
+                seat_out[s, K.S_JOB_INCOME] += amount
+        return event
+    broke = False
+    for s in range(n_players):
+        if bids[s] == low:
+            pay = -amount if -amount <= money[s] else money[s]
+            money[s] -= pay
+            seat_out[s, K.S_JOB_INCOME] -= pay
+            if pay < -amount:
+                broke = True
+                bids[s] = -2  # marks "eliminated by this tie" below
+    if broke:
+        event += 1
+        for s in range(n_players):
+            if bids[s] == -2:
+                eliminate_nb(s, event, K.ELIM_TIE_BID, hand, left, right, stacks, money, alive,
+                              elim, pub, seat_out, log, record)
+    return event
+
+
+@hot_inline
+def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, elim, pub,
+                seat_out, scratch, log, record):
+    """Variant over_cap=penalize: ``seat`` pays ``excess`` to each other player still in."""
+    n_players = hand.shape[0]
+    paid = scratch[:n_players]
+    paid[:] = 0
+    others = 0
+    for s in range(n_players):
+        if s != seat and alive[s] != 0:
+            others += 1
+    due = excess * others
+    left_to_pay = due if due <= money[seat] else money[seat]
+    for k in range(1, n_players):
+        s = (seat + k) % n_players
+        if alive[s] != 0:
+            give = excess if excess <= left_to_pay else left_to_pay
+            left_to_pay -= give
+            paid[s] = give
+            paid[seat] -= give
+            money[s] += give
+            seat_out[s, K.S_PENALTY_RECEIVED] += give
+    money[seat] += paid[seat]
+    seat_out[seat, K.S_PENALTY_PAID] -= paid[seat]
+    if record:
+        emit_nb(log, record, LOG_PENALTY)
+        emit_nb(log, record, 2 + n_players)
+        emit_nb(log, record, seat)
+        emit_nb(log, record, excess)
+        for s in range(n_players):
+            emit_nb(log, record, paid[s])
+    if -paid[seat] < due:
+        event += 1
+        eliminate_nb(seat, event, K.ELIM_PENALTY, hand, left, right, stacks, money, alive, elim,
+                      pub, seat_out, log, record)
+    return event
+
+
+@hot_inline
+def better_nb(a, b, hand, left, right, money, alive, elim):
+    """Whether seat ``a`` ranks strictly above seat ``b`` at the end."""
+    if alive[a] != 0 and alive[b] == 0:
+        return True
+    if alive[a] == 0:
+        return alive[b] == 0 and elim[a] > elim[b]
+    if money[a] != money[b]:
+        return money[a] > money[b]
+    owned_a = owned_nb(a, hand, left, right)
+    owned_b = owned_nb(b, hand, left, right)
+    if owned_a != owned_b:
+        return owned_a < owned_b
+    table_a = 0
+    table_b = 0
+    for t in range(K.N_TYPES):
+        table_a += left[a, t] + right[a, t]
+        table_b += left[b, t] + right[b, t]
+    return table_a < table_b
+
+
+@hot_inline
+def rank_nb(hand, left, right, money, alive, elim, seat_out):
+    n_players = hand.shape[0]
+    for s in range(n_players):
+        place = 1
+        for o in range(n_players):
+            if o != s and better_nb(o, s, hand, left, right, money, alive, elim):
+                place += 1
+        seat_out[s, K.S_PLACE] = place
+        seat_out[s, K.S_MONEY] = money[s]
+        owned = owned_nb(s, hand, left, right)
+        seat_out[s, K.S_FINAL_CARDS] = owned
+        table = 0
+        for t in range(K.N_TYPES):
+            table += left[s, t] + right[s, t]
+        seat_out[s, K.S_FINAL_TABLE] = table
