@@ -212,5 +212,9 @@ def main(argv=None):
         sys.exit(0)
 
 
+# ---------------------------------------------------------------- commands in their own modules
+# (one `cli.add_command` line each; keep this block just above the __main__ guard)
+
+
 if __name__ == "__main__":
     main()
