@@ -101,4 +101,8 @@ PUB_TURN = 6           # turns taken so far (0 during setup)
 PUB_ROUND = 7          # setup round 1.. during setup, 0 afterwards
 PUB_N_ALIVE = 8        # players still in
 PUB_PLAYERS = 9        # players at the start
-N_PUB = 10
+# From slot PUB_KNOWN on, 4 slots per seat: the fewest cards of each type that
+# seat must hold in hand, as everyone can tell from its public moves (cards it
+# took, cards back from its right area, less what it gave up or used).
+PUB_KNOWN = 10
+N_PUB = PUB_KNOWN + 4 * MAX_PLAYERS

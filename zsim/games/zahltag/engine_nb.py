@@ -78,24 +78,35 @@ def shuffle_nb(arr, lo, hi, rng):
 
 
 @hot_inline
-def _apply_adjust_nb(seat, act, hand, stacks):
+def _give_up_known_nb(pub, seat, t, n):
+    """``seat`` gave up ``n`` hand cards of type ``t``: the public lower bound drops."""
+    k = K.PUB_KNOWN + 4 * seat + t
+    pub[k] = pub[k] - n if pub[k] > n else 0
+
+
+@hot_inline
+def _apply_adjust_nb(seat, act, hand, stacks, pub):
     if act == K.ACT_NONE:
         return
     if act < K.ACT_DISCARD:
         t = act - K.ACT_TAKE
         stacks[t] -= 1
         hand[seat, t] += 1
+        pub[K.PUB_KNOWN + 4 * seat + t] += 1
     elif act < K.ACT_EXCHANGE:
         g = act - K.ACT_DISCARD
         hand[seat, g] -= 1
         stacks[g] += 1
+        _give_up_known_nb(pub, seat, g, 1)
     else:
         g = (act - K.ACT_EXCHANGE) // 4
         t = (act - K.ACT_EXCHANGE) % 4
         hand[seat, g] -= 1
         stacks[g] += 1
+        _give_up_known_nb(pub, seat, g, 1)
         stacks[t] -= 1
         hand[seat, t] += 1
+        pub[K.PUB_KNOWN + 4 * seat + t] += 1
 
 
 @hot_inline
@@ -108,7 +119,7 @@ def _adjust_step_nb(seat, in_setup, strat_ids, strat_params, hand, left, right, 
     if not is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
         game_out[K.G_ILLEGAL] += 1
         act = K.ACT_NONE
-    _apply_adjust_nb(seat, act, hand, stacks)
+    _apply_adjust_nb(seat, act, hand, stacks, pub)
     return act
 
 
@@ -216,6 +227,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
                     emit_nb(log, record, left[cur, t])
             for t in range(K.N_TYPES):
                 hand[cur, t] += right[cur, t]
+                pub[K.PUB_KNOWN + 4 * cur + t] += right[cur, t]  # seen coming back
                 right[cur, t] = left[cur, t]
                 left[cur, t] = 0
 

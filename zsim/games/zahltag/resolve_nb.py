@@ -23,6 +23,7 @@ def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, e
         hand[seat, t] = 0
         left[seat, t] = 0
         right[seat, t] = 0
+        pub[K.PUB_KNOWN + 4 * seat + t] = 0
     money[seat] = 0
     alive[seat] = 0
     elim[seat] = event
@@ -158,6 +159,8 @@ def job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks,
             for t in range(K.N_TYPES):
                 hand[s, t] -= need[t]
                 left[s, t] += need[t]
+                k = K.PUB_KNOWN + 4 * s + t
+                pub[k] = pub[k] - need[t] if pub[k] > need[t] else 0
             seat_out[s, K.S_JOBS_WON] += 1
     if amount >= 0:
         for s in range(n_players):

@@ -1,0 +1,75 @@
+"""The public-fact helpers strategies share (zsim/games/zahltag/facts_nb.py)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from record_tracker import Tracker
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.facts_nb import payday_chance_nb
+from zsim.games.zahltag.records import record_game
+from zsim.runner import Matchup
+
+
+def _pub(jobs_since=0, jobs_left=20, paydays_left=4, last_payday=0, forced_at=9):
+    pub = np.zeros(K.N_PUB, np.int64)
+    pub[K.PUB_JOBS_SINCE] = jobs_since
+    pub[K.PUB_JOBS_LEFT] = jobs_left
+    pub[K.PUB_PAYDAYS_LEFT] = paydays_left
+    pub[K.PUB_LAST_PAYDAY] = last_payday
+    pub[K.PUB_FORCED_AT] = forced_at
+    return pub
+
+
+@pytest.mark.parametrize("kwargs,chance", [
+    (dict(), 4 / 24),                                  # paydays among the cards left
+    (dict(jobs_since=9), 1.0),                         # forced
+    (dict(jobs_since=8, forced_at=8), 1.0),            # forced (two players)
+    (dict(last_payday=1), 0.0),                        # would be put back
+    (dict(last_payday=1, jobs_left=0), 1.0),           # ... unless only paydays remain
+    (dict(jobs_left=0, paydays_left=0), 0.0),
+    (dict(jobs_left=30, paydays_left=1), 1 / 31),
+])
+def test_payday_chance(kwargs, chance):
+    assert payday_chance_nb(_pub(**kwargs)) == pytest.approx(chance)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_who_could_cover_is_never_wrong_about_a_rival(players):
+    """A seat that bids on a job holds its requirement; so whenever
+    ``monopolist`` bids the maximum (it believes no rival could cover), no
+    other seat may have bid. ``random`` opponents bid on most jobs they can."""
+    seats = ["monopolist:level=2"] + ["random"] * (players - 1)
+    m = Matchup(players, tuple(seats))
+    max_bid = m.rules.max_bid
+    lone = contested = 0
+    for g in range(60):
+        for ev in record_game(m, 5, g):
+            if ev["e"] != "bids" or ev["bids"][0] in (0, None):
+                continue
+            others = [b for b in ev["bids"][1:] if b]
+            if ev["bids"][0] == max_bid:
+                assert not others, (g, ev)
+                lone += 1
+            else:
+                contested += 1
+    assert lone > 20 and contested > 20
+
+
+def test_counting_is_exact_with_two_players():
+    """With two players ``counter`` knows the opponent's hand: it bids the
+    maximum exactly when the opponent cannot cover the job."""
+    m = Matchup(2, ("counter:duel=2", "random"))
+    jobs = m.deck.job_dict()
+    checked = 0
+    for g in range(40):
+        events = record_game(m, 9, g)
+        tracker = Tracker(events[0])
+        for ev in events[1:]:
+            if ev["e"] == "bids" and ev["bids"][0]:
+                need = jobs[ev["job"]]
+                opponent_covers = all(tracker.hand[1][t] >= need[t] for t in range(4))
+                assert (ev["bids"][0] == m.rules.max_bid) == (not opponent_covers), (g, ev)
+                checked += 1
+            tracker.apply(ev)
+    assert checked > 50
