@@ -73,3 +73,19 @@ def test_counting_is_exact_with_two_players():
                 checked += 1
             tracker.apply(ev)
     assert checked > 50
+
+
+def test_with_two_players_counting_is_as_good_as_seeing():
+    """counter's knowledge is exact with two players, so it plays exactly the
+    games the hand-reading oracle plays with the same parameters."""
+    import numpy as np
+
+    from zsim.runner import play_chunk
+
+    for opponent in ("random", "simple"):
+        a, _ = play_chunk(Matchup(2, ("counter:duel=2", opponent)), 3, 0, 3_000)
+        b, _ = play_chunk(Matchup(2, ("oracle:duel=2", opponent)), 3, 0, 3_000)
+        np.testing.assert_array_equal(a, b)
+    c, _ = play_chunk(Matchup(3, ("counter:duel=2", "random", "random")), 3, 0, 3_000)
+    d, _ = play_chunk(Matchup(3, ("oracle:duel=2", "random", "random")), 3, 0, 3_000)
+    assert (c != d).any()  # with three players the bounds are not exact
