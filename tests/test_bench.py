@@ -20,8 +20,13 @@ def test_bench_json_rows():
         assert row["games_per_s"] > 0
     combos = {(r["engine"], r["players"], r["threads"]) for r in rows}
     assert ("reference", 4, 1) in combos and ("fast", 4, 1) in combos and ("fast", 2, 1) in combos
-    fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1]
-    assert all("vs_reference" in r for r in fast_one)
+    fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1 and r["field"] == "simple"]
+    assert len(fast_one) == 2 and all("vs_reference" in r for r in fast_one)
+    mixed = [r for r in rows if r["field"].startswith("mixed")]
+    assert len(mixed) == 1 and mixed[0]["vs_simple_field"] > 0
+    for name in ("counter", "monopolist", "undercut", "handsize", "simple"):
+        assert name in mixed[0]["field"]
+    assert "oracle" not in mixed[0]["field"]
 
 
 def test_bench_text_names_the_ratios():

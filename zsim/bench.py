@@ -33,11 +33,30 @@ def _median_rate(fn, games: int, repeat: int) -> float:
     return statistics.median(rates)
 
 
-def fast_rate(players: int, threads: int, games: int, repeat: int) -> float:
-    m = Matchup(players, (FIELD,) * players)
+def mixed_tables(players: int) -> list[tuple[str, ...]]:
+    """Every fair built-in strategy once, dealt round the tables in name order."""
+    from zsim.strategy_registry import registry
+
+    fair = sorted(name for name, info in registry().items() if info.fair
+                  and info.module.startswith("strategies."))
+    return [tuple(fair[(i + k) % len(fair)] for k in range(players))
+            for i in range(0, len(fair), players)]
+
+
+def fast_rate(players: int, threads: int, games: int, repeat: int,
+              tables: list[tuple[str, ...]] | None = None) -> float:
+    """Games/s of the fast engine; with several ``tables`` their games split evenly."""
+    matchups = [Matchup(players, t) for t in (tables or [(FIELD,) * players])]
+    share = max(1, games // len(matchups))
     numba.set_num_threads(threads)
-    play_chunk(m, 1, 0, 256)  # warm: load the compiled kernels
-    rate = _median_rate(lambda: play_chunk(m, 1, 0, games), games, repeat)
+    for m in matchups:
+        play_chunk(m, 1, 0, 256)  # warm: load the compiled kernels
+
+    def run():
+        for m in matchups:
+            play_chunk(m, 1, 0, share)
+
+    rate = _median_rate(run, share * len(matchups), repeat)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return rate
 
@@ -97,21 +116,31 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
     rows: list[dict] = []
     for players in (2, 4):
         ref = reference_rate(players, reference_games, max(1, repeat // 2))
-        rows.append({"engine": "reference", "players": players, "threads": 1, "games_per_s": ref})
+        rows.append({"engine": "reference", "players": players, "threads": 1, "games_per_s": ref,
+                     "field": FIELD})
         one = fast_rate(players, 1, games, repeat)
         rows.append({"engine": "fast", "players": players, "threads": 1, "games_per_s": one,
-                     "vs_reference": one / ref})
+                     "field": FIELD, "vs_reference": one / ref})
         if all_threads > 1:
             many = fast_rate(players, all_threads, games, repeat)
             rows.append({"engine": "fast", "players": players, "threads": all_threads,
-                         "games_per_s": many, "vs_one_thread": many / one})
+                         "games_per_s": many, "field": FIELD, "vs_one_thread": many / one})
+    # the mixed field: every fair built-in once, in tables of four
+    tables = mixed_tables(4)
+    mixed = fast_rate(4, 1, games, repeat, tables)
+    rows.append({"engine": "fast", "players": 4, "threads": 1, "games_per_s": mixed,
+                 "field": "mixed: " + " | ".join(",".join(t) for t in tables),
+                 "vs_simple_field": mixed / one})
+
     # start-up and memory belong to what `zsim simulate` runs by default:
-    # four players on all threads, the last row
+    # the simple field, four players, all threads
+    default_run = next(r for r in rows if r["engine"] == "fast" and r["players"] == 4
+                       and r["threads"] == all_threads and r["field"] == FIELD)
     if startup:
-        rows[-1].update(startup_times(3))
+        default_run.update(startup_times(3))
     if memory_games:
-        rows[-1]["peak_rss_mb"] = peak_rss_mb(memory_games)
-        rows[-1]["peak_rss_games"] = memory_games
+        default_run["peak_rss_mb"] = peak_rss_mb(memory_games)
+        default_run["peak_rss_games"] = memory_games
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     else:
@@ -123,9 +152,11 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
                 note = f"  {r['vs_reference']:7.1f}x reference"
             if "vs_one_thread" in r:
                 note = f"  {r['vs_one_thread']:7.2f}x one thread"
+            if "vs_simple_field" in r:
+                note = f"  {r['vs_simple_field']:7.2f}x the simple field  ({r['field']})"
             click.echo(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
                        f"{r['games_per_s']:>12,.0f} games/s{note}")
-        last = rows[-1]
+        last = default_run
         if "cold_start_s" in last:
             click.echo(f"cold start (compiling every kernel): {last['cold_start_s']:.1f} s; "
                        f"warm `zsim simulate --games 1000`: {last['warm_simulate_1000_s']:.2f} s")
