@@ -215,6 +215,7 @@ def main(argv=None):
 # ---------------------------------------------------------------- commands in their own modules
 # (one `cli.add_command` line each; keep this block just above the __main__ guard)
 from zsim.cli_tournament import tournament; cli.add_command(tournament)
+from zsim.cli_tune import tune; cli.add_command(tune)
 
 
 if __name__ == "__main__":

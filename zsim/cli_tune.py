@@ -1,0 +1,111 @@
+"""``zsim tune``: search a strategy's parameters for the best win share.
+
+Registered in :mod:`zsim.cli` by one ``cli.add_command`` line. This module
+does not import :mod:`zsim.cli` (``python -m zsim.cli`` would then import the
+command line twice), so its few shared options are spelled out here.
+"""
+from __future__ import annotations
+
+import json
+
+import click
+
+from zsim.errors import ZsimError
+
+
+@click.command()
+@click.argument("strategy")
+@click.option("--vs", "vs", default="simple", show_default=True,
+              help="the opponents: one strategy for every other seat, or players-1 of them, "
+                   "comma-separated (in seat order after the tuned one)")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="players at the table (2..4)")
+@click.option("--budget", type=int, default=200_000, show_default=True, metavar="GAMES",
+              help="games the search and its final race may play (the fresh evaluation is extra)")
+@click.option("--batch", type=int, default=None, metavar="GAMES",
+              help="games per candidate, rounded down to whole deals (a multiple of --players) "
+                   "[default: budget/100, at most 2000]")
+@click.option("--eval-games", type=int, default=20_000, show_default=True, metavar="GAMES",
+              help="fresh games for each of the best and the default parameters, after the search "
+                   "(rounded down to whole deals)")
+@click.option("--seed", "-s", type=int, default=0, show_default=True, help="run seed (the whole tune follows from it)")
+@click.option("--optimizer", default="DE", show_default=True,
+              help="nevergrad optimiser (e.g. DE, TwoPointsDE, NoisyDE, TBPSA, OnePlusOne)")
+@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
+              help="override a rule (repeatable); see `zsim rules`")
+@click.option("--deck", default=None, metavar="FILE", help="job deck CSV [default: jobs.csv]")
+@click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rules, deck, threads, as_json):
+    """Tune STRATEGY's parameters for win share against a field.
+
+    Every parameter of STRATEGY is searched within its bounds; each candidate
+    plays duplicate deals (the same deal from every seat). The best
+    parameters and the defaults are then measured on fresh deals the search
+    never played."""
+    from zsim.games.zahltag.deck import load_deck
+    from zsim.games.zahltag.rules import parse_rule_options
+    from zsim.tune import check_tune_args, parse_field, tunable_params, tune as run_tune
+
+    if not 2 <= players <= 4:
+        raise ZsimError(f"--players must be 2..4, got {players}")
+    tunable_params(strategy)
+    check_tune_args(players, budget, batch, eval_games, seed)
+    field = parse_field(vs, players)
+    rules_cfg = parse_rule_options(rules)
+    deck_cfg = load_deck(deck)
+    _set_threads(threads)
+    result = run_tune(strategy, field, budget=budget, seed=seed, batch=batch, eval_games=eval_games,
+                      rules=rules_cfg, deck=deck_cfg, optimizer=optimizer)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=1))
+    else:
+        click.echo(report(result, rules, deck_cfg.name if deck else ""))
+
+
+def report(r, rules=(), deck_name="") -> str:
+    """The text report of a :class:`zsim.tune.TuneResult`."""
+    from zsim.strategy_registry import registry
+
+    params = registry()[r.strategy].params
+    lines = [f"tune {r.strategy} vs {','.join(r.field)} · {r.players} players · seed {r.seed}"
+             + (f" · rules {' '.join(rules)}" if rules else "")
+             + (f" · deck {deck_name}" if deck_name else "")]
+    search = (f"search: {r.optimizer} tried {r.candidates:,} candidates ({r.distinct_candidates:,} distinct), "
+              f"{r.batch_games:,} games each")
+    if r.finalists:
+        search += f"; race of {r.finalists} finalists, {r.race_games:,} games each"
+        if r.recommended != r.best_params:
+            pick = ":".join(f"{k}={v:g}" for k, v in r.recommended.items())
+            search += f" (the race overruled the optimiser's pick, {pick})"
+    lines.append(search)
+    lines.append(f"tuning games: {r.tuning_games:,} of the {r.budget:,} budget "
+                 f"(game indices {r.tuning_first:,}..{r.tuning_first + r.tuning_deals - 1:,}, "
+                 f"each from every seat)")
+    lines.append(f"fresh evaluation: {r.best.games:,} games each for the best and the default "
+                 f"({r.best.deals:,} deals x {r.players} seats, game indices 2**61 on); "
+                 f"{r.tuning_games + 2 * r.best.games:,} games in all")
+    lines.append("")
+    width = max([5] + [len(p.name) for p in params])
+    lines.append(f"  {'param':<{width}}  {'best':>10}  {'default':>10}  range")
+    for p in params:
+        lines.append(f"  {p.name:<{width}}  {r.best_params[p.name]:>10g}  {p.default:>10g}  "
+                     f"{p.low:g}..{p.high:g}")
+    lines.append("")
+    rows = [("best", r.best_spec, r.best), ("default", r.default_spec, r.default)]
+    spec_w = max([14] + [len(s) for _, s, _ in rows])
+    lines.append(f"  {'':<10}{'strategy':<{spec_w}}  win share  95% CI")
+    for label, spec, e in rows:
+        lines.append(f"  {label:<10}{spec:<{spec_w}}  {e.win_share:>9.4f}  ±{e.ci95:.4f}")
+    d = r.difference
+    lines.append(f"  {'':<10}{'best - default':<{spec_w}}  {d.win_share:>+9.4f}  ±{d.ci95:.4f}  (paired: same deals)")
+    return "\n".join(lines)
+
+
+def _set_threads(threads):
+    if threads is None:
+        return
+    import numba
+
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ZsimError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    numba.set_num_threads(threads)
