@@ -89,3 +89,43 @@ def test_with_two_players_counting_is_as_good_as_seeing():
     c, _ = play_chunk(Matchup(3, ("counter:duel=2", "random", "random")), 3, 0, 3_000)
     d, _ = play_chunk(Matchup(3, ("oracle:duel=2", "random", "random")), 3, 0, 3_000)
     assert (c != d).any()  # with three players the bounds are not exact
+
+
+def test_opponent_bounds_on_a_hand_made_state():
+    """Three players, seat 0 deciding. Seat 1 holds 5 cards and is known to
+    hold 2 F; seat 2 holds 3 cards, known 1 W. Hidden from seat 0: the
+    opponents' combined hands, F 3, W 3, C 1, E 1 (supply minus stacks,
+    tables and its own hand)."""
+    from zsim.games.zahltag.facts_nb import could_cover_nb, opponent_max_nb, rivals_who_could_cover_nb
+    from zsim.games.zahltag.rules import Rules
+
+    rules = Rules().as_array()
+    hand = np.array([[1, 1, 1, 1], [3, 1, 1, 0], [0, 2, 0, 1]], np.int64)
+    left = np.zeros((3, 4), np.int64)
+    right = np.zeros((3, 4), np.int64)
+    supply = np.array(K.DEFAULT_SUPPLY)
+    stacks = supply - hand.sum(axis=0)
+    alive = np.ones(3, np.int64)
+    pub = _pub()
+    pub[K.PUB_KNOWN + 4 * 1 + 0] = 2   # seat 1: at least 2 F
+    pub[K.PUB_KNOWN + 4 * 2 + 1] = 1   # seat 2: at least 1 W
+
+    def most(o, t):
+        return opponent_max_nb(0, o, t, hand, left, right, stacks, alive, pub, rules)
+
+    # seat 1: by size 5 - 0 = 5 F, by pool 3 F (seat 2 need hold none): 3
+    assert most(1, 0) == 3
+    # seat 1 W: by size 5 - 2 (its known F) = 3, by pool 3 - 1 (seat 2's known W) = 2
+    assert most(1, 1) == 2
+    # seat 2 F: by size 3 - 1 = 2, by pool 3 - 2 = 1
+    assert most(2, 0) == 1
+    # every bound holds the truth
+    for o in (1, 2):
+        for t in range(4):
+            assert most(o, t) >= hand[o, t]
+    two_f = np.array([2, 0, 0, 0], np.int64)
+    assert could_cover_nb(0, 1, two_f, hand, left, right, stacks, alive, pub, rules)
+    assert not could_cover_nb(0, 2, two_f, hand, left, right, stacks, alive, pub, rules)
+    assert rivals_who_could_cover_nb(0, two_f, hand, left, right, stacks, alive, pub, rules) == 1
+    four_cards = np.array([1, 1, 1, 1], np.int64)  # seat 2 holds only 3 cards
+    assert not could_cover_nb(0, 2, four_cards, hand, left, right, stacks, alive, pub, rules)
