@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.moves_nb import hand_size_nb, owned_nb
+from zsim.games.zahltag.moves_nb import hand_size_nb, opponents_hand_nb, owned_nb
 from zsim.jit import hot_inline
 
 
@@ -47,3 +47,24 @@ def smallest_other_hand_nb(seat, hand, alive):
             if n < smallest:
                 smallest = n
     return smallest
+
+
+@hot_inline
+def bid_by_rivals_nb(rivals, duel, crowd, rules):
+    """The maximum with no rival, ``duel`` against one, ``crowd`` against more
+    (capped at the highest bid)."""
+    top = rules[K.R_MAX_BID]
+    if rivals == 0:
+        return top
+    bid = int(duel) if rivals == 1 else int(crowd)
+    return bid if bid < top else top
+
+
+@hot_inline
+def unopposed_or_nb(seat, need, low, hand, left, right, stacks, rules):
+    """The maximum when the opponents' combined hands cannot cover the job,
+    else ``low`` (capped at the highest bid)."""
+    for t in range(K.N_TYPES):
+        if need[t] > 0 and opponents_hand_nb(seat, t, hand, left, right, stacks, rules) < need[t]:
+            return rules[K.R_MAX_BID]
+    return low if low < rules[K.R_MAX_BID] else rules[K.R_MAX_BID]

@@ -8,7 +8,7 @@ games, where its knowledge is exact.
 """
 from __future__ import annotations
 
-from strategies._common import grow_towards_nb
+from strategies._common import bid_by_rivals_nb, grow_towards_nb
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import rivals_who_could_cover_nb
 from zsim.games.zahltag.moves_nb import hand_covers_nb
@@ -34,7 +34,4 @@ def bid_nb(seat, need, params, hand, left, right, stacks, money, alive, demand, 
     if not hand_covers_nb(seat, need, hand):
         return K.PASS
     rivals = rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules)
-    if rivals == 0:
-        return rules[K.R_MAX_BID]
-    bid = int(params[0]) if rivals == 1 else int(params[1])
-    return min(bid, rules[K.R_MAX_BID])
+    return bid_by_rivals_nb(rivals, params[0], params[1], rules)

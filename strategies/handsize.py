@@ -8,10 +8,11 @@ else ``low``). Strong when payday costs are high relative to job income.
 """
 from __future__ import annotations
 
-from strategies._common import grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb
+from strategies._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
+                                unopposed_or_nb)
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import payday_chance_nb
-from zsim.games.zahltag.moves_nb import hand_covers_nb, hand_size_nb, opponents_hand_nb
+from zsim.games.zahltag.moves_nb import hand_covers_nb, hand_size_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 
@@ -37,7 +38,4 @@ def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub
 def bid_nb(seat, need, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
     if not hand_covers_nb(seat, need, hand):
         return K.PASS
-    for t in range(K.N_TYPES):
-        if need[t] > 0 and opponents_hand_nb(seat, t, hand, left, right, stacks, rules) < need[t]:
-            return rules[K.R_MAX_BID]
-    return min(int(params[2]), rules[K.R_MAX_BID])
+    return unopposed_or_nb(seat, need, int(params[2]), hand, left, right, stacks, rules)

@@ -7,7 +7,7 @@ worth; it is labelled unfair and kept out of fair results.
 """
 from __future__ import annotations
 
-from strategies._common import grow_towards_nb
+from strategies._common import bid_by_rivals_nb, grow_towards_nb
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_covers_nb
 from zsim.jit import hot_inline
@@ -36,7 +36,4 @@ def bid_nb(seat, need, params, hand, left, right, stacks, money, alive, demand, 
     for o in range(hand.shape[0]):
         if o != seat and alive[o] != 0 and hand_covers_nb(o, need, hand):  # reads hidden hands
             rivals += 1
-    if rivals == 0:
-        return rules[K.R_MAX_BID]
-    bid = int(params[0]) if rivals == 1 else int(params[1])
-    return min(bid, rules[K.R_MAX_BID])
+    return bid_by_rivals_nb(rivals, params[0], params[1], rules)

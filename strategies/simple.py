@@ -6,9 +6,10 @@ others, and bids high only when no opponent can cover the job.
 """
 from __future__ import annotations
 
-from strategies._common import grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb
+from strategies._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
+                                unopposed_or_nb)
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.moves_nb import hand_covers_nb, hand_size_nb, opponents_hand_nb
+from zsim.games.zahltag.moves_nb import hand_covers_nb, hand_size_nb
 from zsim.jit import hot_inline
 
 NAME = "simple"
@@ -33,7 +34,4 @@ def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub
 def bid_nb(seat, need, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
     if not hand_covers_nb(seat, need, hand):
         return K.PASS
-    for t in range(K.N_TYPES):
-        if need[t] > 0 and opponents_hand_nb(seat, t, hand, left, right, stacks, rules) < need[t]:
-            return rules[K.R_MAX_BID]
-    return min(LOW_BID, rules[K.R_MAX_BID])
+    return unopposed_or_nb(seat, need, LOW_BID, hand, left, right, stacks, rules)

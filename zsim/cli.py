@@ -51,11 +51,12 @@ def cli():
 def simulate(players, games, seed, strategies, rules, deck, out, as_json, threads):
     """Play many games and print one summary row per seat."""
     from zsim.output import parquet_output
-    from zsim.runner import check_games_and_seed, check_out_path, rows_frame, simulate as run, summary_json
+    from zsim.runner import (check_games_and_seed, check_out_path, rows_frame, set_threads,
+                             simulate as run, summary_json)
 
     m = _matchup(players, strategies, rules, deck)
     check_games_and_seed(games, seed)
-    _set_threads(threads)
+    set_threads(threads)
     if out:
         with parquet_output(check_out_path(out)) as sink:
             summary = run(m, games, seed,
@@ -168,16 +169,6 @@ def bench(as_json, games, repeat, reference_games, startup, memory_games):
 
     run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games,
               startup=startup, memory_games=memory_games)
-
-
-def _set_threads(threads):
-    if threads is None:
-        return
-    import numba
-
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ZsimError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-    numba.set_num_threads(threads)
 
 
 def _print_table(frame):

@@ -42,6 +42,7 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
     from zsim.games.zahltag.rules import parse_rule_options
     from zsim.output import parquet_output
     from zsim.runner import check_games_and_seed, check_out_path
+    from zsim.runner import set_threads
     from zsim.tournament import (
         parse_field,
         run_tournament,
@@ -54,7 +55,7 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
     entries = parse_field(field_spec)
     rule_set, deck_obj = parse_rule_options(rules), load_deck(deck)
     check_games_and_seed(games, seed)
-    _set_threads(threads)
+    set_threads(threads)
     args = (entries, players, games, seed, rule_set, deck_obj)
     if out:
         with parquet_output(check_out_path(out)) as sink:
@@ -110,16 +111,6 @@ def _print_report(t, comparison, deck_name):
                    "(ratio squared: how many times as many games independent deals need for the "
                    "same precision; below 1, duplicate deals are the less precise):")
         _print_table(comparison, precision=4)
-
-
-def _set_threads(threads):
-    if threads is None:
-        return
-    import numba
-
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ZsimError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-    numba.set_num_threads(threads)
 
 
 def _print_table(frame, precision=3):

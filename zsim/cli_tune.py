@@ -44,6 +44,7 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
     never played."""
     from zsim.games.zahltag.deck import load_deck
     from zsim.games.zahltag.rules import parse_rule_options
+    from zsim.runner import set_threads
     from zsim.tune import check_tune_args, parse_field, tunable_params, tune as run_tune
 
     if not 2 <= players <= 4:
@@ -53,7 +54,7 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
     field = parse_field(vs, players)
     rules_cfg = parse_rule_options(rules)
     deck_cfg = load_deck(deck)
-    _set_threads(threads)
+    set_threads(threads)
     result = run_tune(strategy, field, budget=budget, seed=seed, batch=batch, eval_games=eval_games,
                       rules=rules_cfg, deck=deck_cfg, optimizer=optimizer)
     if as_json:
@@ -101,11 +102,3 @@ def report(r, rules=(), deck_name="") -> str:
     return "\n".join(lines)
 
 
-def _set_threads(threads):
-    if threads is None:
-        return
-    import numba
-
-    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ZsimError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
-    numba.set_num_threads(threads)

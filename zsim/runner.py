@@ -49,6 +49,17 @@ class Matchup:
         self.deck.check_supply(self.rules.supply)
 
 
+def set_threads(threads: int | None) -> None:
+    """Use ``threads`` numba threads (None: leave the default, all cores)."""
+    if threads is None:
+        return
+    import numba
+
+    if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        raise ZsimError(f"--threads must be 1..{numba.config.NUMBA_NUM_THREADS}, got {threads}")
+    numba.set_num_threads(threads)
+
+
 def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
     if games <= 0:
         raise ZsimError(f"--games must be at least 1, got {games}")
