@@ -1,31 +1,23 @@
 """``oracle``: reads every hand. An upper bound for comparison, never fair.
 
-Knows exactly which opponents hold a job's requirement: bids the maximum when
-none does, ``duel`` against one, ``crowd`` against several. Holds ``target``
-cards like ``simple``. Use it to measure how much perfect information is
-worth; it is labelled unfair and kept out of fair results.
+``counter`` with perfect information: the same parameters and hand-keeping,
+but it counts the opponents that truly hold a job's requirement instead of
+those that could. Use it to measure how much perfect information is worth;
+it is labelled unfair and kept out of fair results.
 """
 from __future__ import annotations
 
-from strategies._common import bid_by_rivals_nb, grow_towards_nb
+from strategies import counter
+from strategies._common import bid_by_rivals_nb
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_covers_nb
 from zsim.jit import hot_inline
-from zsim.strategy import Param
 
 NAME = "oracle"
 DESCRIPTION = "sees every hand: bids the maximum when no opponent truly covers the job"
 FAIR = False
-PARAMS = (
-    Param("duel", 4.0, 1.0, 8.0, "bid when exactly one opponent covers the job"),
-    Param("crowd", 3.0, 1.0, 8.0, "bid when several do"),
-    Param("target", 8.0, 4.0, 12.0, "hand size it grows towards"),
-)
-
-
-@hot_inline
-def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
-    return grow_towards_nb(seat, int(params[2]), hand, left, right, stacks, demand, rules)
+PARAMS = counter.PARAMS
+adjust_nb = counter.adjust_nb
 
 
 @hot_inline
