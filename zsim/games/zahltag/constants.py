@@ -64,7 +64,10 @@ S_BIDS = 8             # jobs this seat bid on (not passed)
 S_IDLE_AT_PAYDAY = 9   # counted cards summed over the executed paydays
 S_FINAL_CARDS = 10     # worker cards owned at the end (hand + table)
 S_FINAL_TABLE = 11     # of which on the table
-N_SEAT_STATS = 12
+S_BID_SUM = 12         # sum of the bids made (passes count nothing)
+S_BID_HIST = 13        # BID_BINS slots: bids of 1, 2, .., BID_BINS - 1, and BID_BINS or more
+BID_BINS = 9
+N_SEAT_STATS = S_BID_HIST + BID_BINS
 
 # Per game (int64 array [games, N_GAME_STATS]).
 G_TURNS = 0            # turns taken
@@ -76,8 +79,9 @@ G_JOBS_TIED = 5        # jobs won by a tie
 G_END_REASON = 6       # END_FIFTH_PAYDAY or END_LAST_PLAYER
 G_ELIMINATIONS = 7     # seats eliminated
 G_RESHUFFLES = 8       # shuffles after the setup shuffle
-G_ILLEGAL = 9          # decisions a strategy got wrong (played as pass / nothing)
-N_GAME_STATS = 10
+G_LEAD_CHANGES = 9     # times the sole money leader (checked after every turn) changed
+G_ILLEGAL = 10         # decisions a strategy got wrong (played as pass / nothing)
+N_GAME_STATS = 11
 
 END_FIFTH_PAYDAY = 0
 END_LAST_PLAYER = 1

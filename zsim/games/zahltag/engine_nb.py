@@ -36,7 +36,8 @@ from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DEAL, LOG_DECK, LOG_EN
                                           LOG_REVEAL, LOG_SETUP, LOG_SHUFFLE, LOG_TURN,
                                           SHUFFLE_FORCED, SHUFFLE_IN_A_ROW, emit_nb, log_deck_nb)
 from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, owned_nb
-from zsim.games.zahltag.resolve_nb import end_reason_nb, job_nb, payday_nb, penalty_nb, rank_nb
+from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
+                                           rank_nb)
 from zsim.jit import cold, hot, hot_inline
 from zsim.rng import below_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
@@ -202,7 +203,9 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     ended = False
     end_reason = K.END_FIFTH_PAYDAY
     cur = 0
+    leader = -1
     while not ended:
+        leader = lead_nb(money, alive, leader, game_out)
         if alive[cur] == 0:
             cur = (cur + 1) % n_players
             continue
@@ -311,6 +314,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
         cur = (cur + 1) % n_players
 
     # ---- the end: results and ranking
+    lead_nb(money, alive, leader, game_out)
     game_out[K.G_TURNS] = pub[K.PUB_TURN]
     game_out[K.G_PAYDAYS] = pub[K.PUB_PAYDAYS]
     game_out[K.G_END_REASON] = end_reason

@@ -63,6 +63,8 @@ class Player:
     penalty_received: int = 0
     bids: int = 0
     idle_at_payday: int = 0
+    bid_sum: int = 0
+    bid_hist: list = field(default_factory=lambda: [0] * K.BID_BINS)
 
     def table(self) -> int:
         return sum(self.left) + sum(self.right)
@@ -106,6 +108,7 @@ class Game:
         self.last_was_payday = False     # the last card resolved was an executed payday
         self.over = False
         self.game_stats = [0] * K.N_GAME_STATS
+        self.leader: int | None = None   # the last sole money leader (lead changes)
         self.events: list[dict] = []
 
     # -------------------------------------------------------------- small helpers
@@ -177,11 +180,23 @@ class Game:
     def play(self) -> RefResult:
         self.set_up()
         seat = 0
+        self.track_lead()
         while True:
             self.play_turn(self.players[seat])
+            self.track_lead()
             if self.over:
                 return self.result()
             seat = self.next_seat(seat)
+
+    def track_lead(self) -> None:
+        """After every turn: has a different player alone taken the most money?"""
+        active = self.active()
+        top = max((p.money for p in active), default=None)
+        leaders = [p.seat for p in active if p.money == top]
+        if len(leaders) == 1 and leaders[0] != self.leader:
+            if self.leader is not None:
+                self.game_stats[K.G_LEAD_CHANGES] += 1
+            self.leader = leaders[0]
 
     def next_seat(self, seat: int) -> int:
         for k in range(1, self.n + 1):
@@ -299,6 +314,8 @@ class Game:
         bidders = [p for p in self.active() if bids[p.seat] != K.PASS]
         for p in bidders:
             p.bids += 1
+            p.bid_sum += bids[p.seat]
+            p.bid_hist[min(bids[p.seat], K.BID_BINS) - 1] += 1
         if not bidders:
             self.game_stats[K.G_JOBS_NO_BID] += 1
             self.emit("award", job=card_code(job), winners=[], amount=0, left=[])
@@ -398,6 +415,8 @@ class Game:
             row[K.S_ELIMINATED], row[K.S_BIDS] = p.elimination, p.bids
             row[K.S_IDLE_AT_PAYDAY] = p.idle_at_payday
             row[K.S_FINAL_CARDS], row[K.S_FINAL_TABLE] = p.owned(), p.table()
+            row[K.S_BID_SUM] = p.bid_sum
+            row[K.S_BID_HIST:K.S_BID_HIST + K.BID_BINS] = p.bid_hist
         return RefResult(seat_stats, np.asarray(self.game_stats, dtype=np.int64), self.events)
 
 

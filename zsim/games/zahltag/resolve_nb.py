@@ -119,6 +119,8 @@ def job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks,
             if b != K.PASS:
                 n_bidders += 1
                 seat_out[s, K.S_BIDS] += 1
+                seat_out[s, K.S_BID_SUM] += b
+                seat_out[s, K.S_BID_HIST + min(b, K.BID_BINS) - 1] += 1
                 if b < low:
                     low = b
     pub[K.PUB_JOBS_SINCE] += 1
@@ -261,3 +263,23 @@ def rank_nb(hand, left, right, money, alive, elim, seat_out):
         for t in range(K.N_TYPES):
             table += left[s, t] + right[s, t]
         seat_out[s, K.S_FINAL_TABLE] = table
+
+
+@hot_inline
+def lead_nb(money, alive, leader, game_out):
+    """The sole money leader among the seats still in (``leader`` if there is
+    none); counts a lead change when it differs from the previous one."""
+    best = -1
+    top = -1
+    for s in range(money.shape[0]):
+        if alive[s] != 0:
+            if money[s] > top:
+                top = money[s]
+                best = s
+            elif money[s] == top:
+                best = -2
+    if best < 0 or best == leader:
+        return leader
+    if leader >= 0:
+        game_out[K.G_LEAD_CHANGES] += 1
+    return best
