@@ -16,7 +16,7 @@ from zsim.jit import hot_inline
 NAME = "oracle"
 DESCRIPTION = "sees every hand: bids the maximum when no opponent truly covers the job"
 FAIR = False
-PARAMS = counter.PARAMS
+PARAMS = counter.PARAMS[:3]   # duel, crowd, target: oracle has nothing to turn off
 adjust_nb = counter.adjust_nb
 
 
