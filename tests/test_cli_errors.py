@@ -404,7 +404,8 @@ def test_parquet_output_failure_after_a_chunk_leaves_nothing(tmp_path):
 
 
 def test_simulate_interrupted_mid_write_leaves_nothing(tmp_path, monkeypatch, capsys):
-    """Ctrl-C after the first chunk reached the file: exit 130, no file."""
+    """Ctrl-C after the first chunk reached the file: exit 130, no file; the
+    summary of the finished games still goes to stdout, after one line on stderr."""
     from zsim import cli, output
 
     real_write = output.ParquetChunks.write
@@ -422,8 +423,11 @@ def test_simulate_interrupted_mid_write_leaves_nothing(tmp_path, monkeypatch, ca
     assert exc.value.code == 130
     assert calls == [10]
     assert list(tmp_path.iterdir()) == []
-    err = capsys.readouterr().err
-    assert err.strip() == "zsim: interrupted"
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "zsim: interrupted after 5 of 5 games; the summary covers the finished games; "
+        f"{tmp_path / 'games.parquet'} was not written"]
+    assert out.startswith("5 games, 2 players")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -3,21 +3,14 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 
 import click
 
 from zsim import __version__
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, STRATEGIES, THREADS
 from zsim.errors import ZsimError
 
-PLAYERS = click.option("--players", "-p", type=int, default=4, show_default=True,
-                       help="players at the table (2..4)")
-SEED = click.option("--seed", "-s", type=int, default=0, show_default=True, help="run seed")
-STRATEGIES = click.option("--strategies", default=None,
-                          help="strategy per seat, comma-separated (one name fills every seat) "
-                               "[default: simple]")
-RULE = click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-                    help="override a rule (repeatable); see `zsim rules`")
-DECK = click.option("--deck", default=None, metavar="FILE", help="job deck CSV [default: jobs.csv]")
 
 
 def _matchup(players, strategies, rules, deck):
@@ -47,27 +40,58 @@ def cli():
 @DECK
 @click.option("--out", default=None, metavar="FILE", help="write one row per game per seat (Parquet)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
-@click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
-def simulate(players, games, seed, strategies, rules, deck, out, as_json, threads):
-    """Play many games and print one summary row per seat."""
+@THREADS
+@QUIET
+def simulate(players, games, seed, strategies, rules, deck, out, as_json, threads, quiet):
+    """Play many games and print one summary row per seat.
+
+    Ctrl-C stops the run: the summary then covers the games finished, no
+    --out file is written, and the exit status is 130."""
     from zsim.output import parquet_output
+    from zsim.progress import INTERRUPTED_EXIT, exit_interrupted, progress
     from zsim.runner import (check_games_and_seed, check_out_path, rows_frame, set_threads,
                              simulate as run, summary_json)
 
+    if quiet:
+        warnings.simplefilter("ignore")
     m = _matchup(players, strategies, rules, deck)
     check_games_and_seed(games, seed)
     set_threads(threads)
-    if out:
-        with parquet_output(check_out_path(out)) as sink:
-            summary = run(m, games, seed,
-                          on_chunk=lambda so, go, first: sink.write(rows_frame(m, so, go, first)))
-    else:
-        summary = run(m, games, seed)
+    target = check_out_path(out) if out else None
+    summary, stopped = None, False
+    with progress(games, "simulate", quiet) as bar:
+        try:
+            if target is None:
+                summary = run(m, games, seed, stop_on_interrupt=True,
+                              on_chunk=lambda so, go, first: bar.advance(so.shape[0]))
+            else:
+                def write(so, go, first):
+                    sink.write(rows_frame(m, so, go, first))
+                    bar.advance(so.shape[0])
+
+                with parquet_output(target) as sink:
+                    summary = run(m, games, seed, on_chunk=write, stop_on_interrupt=True)
+                    if summary.interrupted:
+                        raise KeyboardInterrupt   # leave by an exception: the .part file goes
+        except KeyboardInterrupt:
+            # From the run (whose summary of the finished games is kept) or
+            # from around it, e.g. while the file was being closed: either way
+            # the temporary file has been removed and no --out file made.
+            stopped = True
+    stopped = stopped or (summary is not None and summary.interrupted)
+    if summary is None or summary.games == 0:
+        exit_interrupted(f"interrupted before any of the {games:,} games finished")
+    if stopped:
+        unwritten = f"; {target} was not written" if target is not None else ""
+        click.echo(f"zsim: interrupted after {summary.games:,} of {games:,} games; "
+                   f"the summary covers the finished games{unwritten}", err=True)
     if as_json:
         click.echo(json.dumps(summary_json(summary), indent=1))
     else:
-        click.echo(f"{games:,} games, {players} players, seed {seed}, deck {m.deck.name}")
+        click.echo(f"{summary.games:,} games, {players} players, seed {seed}, deck {m.deck.name}")
         _print_table(summary.table())
+    if stopped:
+        raise SystemExit(INTERRUPTED_EXIT)
 
 
 @cli.command()

@@ -1,20 +1,21 @@
 """``zsim tournament``: a fair tournament on duplicate deals.
 
-The options mirror ``zsim simulate``'s; they are declared here rather than
-imported from :mod:`zsim.cli`, because ``python -m zsim.cli`` imports this
-module while ``zsim.cli`` runs as ``__main__``.
+The options mirror ``zsim simulate``'s; the shared ones come from
+:mod:`zsim.cli_options`.
 """
 from __future__ import annotations
 
 import json
+import warnings
 
 import click
 
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS
 from zsim.errors import ZsimError
 
 
 @click.command()
-@click.option("--players", "-p", type=int, default=4, show_default=True, help="players at the table (2..4)")
+@PLAYERS
 @click.option("--field", "field_spec", required=True, metavar="A,B,...",
               help="the competing strategies, comma-separated, each once (name:key=value sets "
                    "parameters); fewer than the players fill the table with copies")
@@ -24,47 +25,71 @@ from zsim.errors import ZsimError
               show_default=True,
               help="all: every seating of the field each deal; rotations: each table-sized subset "
                    "of the field in its rotations (balanced too, fewer games per deal)")
-@click.option("--seed", "-s", type=int, default=0, show_default=True, help="run seed")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-              help="override a rule (repeatable); see `zsim rules`")
-@click.option("--deck", default=None, metavar="FILE", help="job deck CSV [default: jobs.csv]")
+@SEED
+@RULE
+@DECK
 @click.option("--out", default=None, metavar="FILE",
               help="write one row per game per seat (Parquet)")
 @click.option("--json", "as_json", is_flag=True, help="print the tables as JSON")
 @click.option("--compare-independent", is_flag=True,
               help="also play as many games on independent deals and report how much the "
                    "duplicate deals narrow the confidence intervals")
-@click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
+@THREADS
+@QUIET
 def tournament(players, field_spec, games, design, seed, rules, deck, out, as_json, compare_independent,
-               threads):
-    """Play every strategy of the field from every seat on the same deals."""
+               threads, quiet):
+    """Play every strategy of the field from every seat on the same deals.
+
+    Ctrl-C stops it with no results and no --out file (exit status 130)."""
     from zsim.games.zahltag.deck import load_deck
     from zsim.games.zahltag.rules import parse_rule_options
     from zsim.output import parquet_output
+    from zsim.progress import exit_interrupted, progress
     from zsim.runner import check_games_and_seed, check_out_path
     from zsim.runner import set_threads
     from zsim.tournament import (
         parse_field,
         run_tournament,
+        seatings,
         tournament_json,
         variance_reduction,
     )
 
+    if quiet:
+        warnings.simplefilter("ignore")
     if not 2 <= players <= 4:
         raise ZsimError(f"--players must be 2..4, got {players}")
     entries = parse_field(field_spec)
     rule_set, deck_obj = parse_rule_options(rules), load_deck(deck)
     check_games_and_seed(games, seed)
     set_threads(threads)
+    target = check_out_path(out) if out else None
     args = (entries, players, games, seed, rule_set, deck_obj)
-    if out:
-        with parquet_output(check_out_path(out)) as sink:
-            result = run_tournament(*args, design=design, on_rows=sink.write)
-    else:
-        result = run_tournament(*args, design=design)
-    comparison = None
-    if compare_independent:
-        comparison = variance_reduction(result, run_tournament(*args, design=design, independent=True))
+    # games in all: every deal under every seating, twice with --compare-independent
+    total = games * len(seatings(len(entries), players, design)[0]) * (2 if compare_independent else 1)
+    stopped = False
+
+    def play(on_rows=None):
+        result = run_tournament(*args, design=design, on_rows=on_rows, on_games=bar.advance)
+        comparison = None
+        if compare_independent:
+            comparison = variance_reduction(result, run_tournament(
+                *args, design=design, independent=True, on_games=bar.advance))
+        return result, comparison
+
+    with progress(total, "tournament", quiet) as bar:
+        try:
+            if target is not None:
+                # the comparison runs inside too: --out appears only when all is done
+                with parquet_output(target) as sink:
+                    result, comparison = play(sink.write)
+            else:
+                result, comparison = play()
+        except KeyboardInterrupt:   # the --out file's temporary file is already gone
+            stopped = True
+    if stopped:
+        unwritten = f"; {target} was not written" if target is not None else ""
+        exit_interrupted(f"interrupted after {bar.done:,} of {total:,} games; no results{unwritten}")
     if as_json:
         click.echo(json.dumps(tournament_json(result, comparison), indent=1))
         return

@@ -1,15 +1,16 @@
 """``zsim tune``: search a strategy's parameters for the best win share.
 
-Registered in :mod:`zsim.cli` by one ``cli.add_command`` line. This module
-does not import :mod:`zsim.cli` (``python -m zsim.cli`` would then import the
-command line twice), so its few shared options are spelled out here.
+Registered in :mod:`zsim.cli` by one ``cli.add_command`` line; the options it
+shares with other commands come from :mod:`zsim.cli_options`.
 """
 from __future__ import annotations
 
 import json
+import warnings
 
 import click
 
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, THREADS
 from zsim.errors import ZsimError
 
 
@@ -18,7 +19,7 @@ from zsim.errors import ZsimError
 @click.option("--vs", "vs", default="simple", show_default=True,
               help="the opponents: one strategy for every other seat, or players-1 of them, "
                    "comma-separated (in seat order after the tuned one)")
-@click.option("--players", "-p", type=int, default=4, show_default=True, help="players at the table (2..4)")
+@PLAYERS
 @click.option("--budget", type=int, default=200_000, show_default=True, metavar="GAMES",
               help="games the search and its final race may play (the fresh evaluation is extra)")
 @click.option("--batch", type=int, default=None, metavar="GAMES",
@@ -30,23 +31,29 @@ from zsim.errors import ZsimError
 @click.option("--seed", "-s", type=int, default=0, show_default=True, help="run seed (the whole tune follows from it)")
 @click.option("--optimizer", default="DE", show_default=True,
               help="nevergrad optimiser (e.g. DE, TwoPointsDE, NoisyDE, TBPSA, OnePlusOne)")
-@click.option("--rule", "rules", multiple=True, metavar="KEY=VALUE",
-              help="override a rule (repeatable); see `zsim rules`")
-@click.option("--deck", default=None, metavar="FILE", help="job deck CSV [default: jobs.csv]")
-@click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
+@RULE
+@DECK
+@THREADS
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rules, deck, threads, as_json):
+@QUIET
+def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rules, deck, threads, as_json,
+         quiet):
     """Tune STRATEGY's parameters for win share against a field.
 
     Every parameter of STRATEGY is searched within its bounds; each candidate
     plays duplicate deals (the same deal from every seat). The best
     parameters and the defaults are then measured on fresh deals the search
-    never played."""
+    never played.
+
+    Ctrl-C stops it with no result (exit status 130)."""
     from zsim.games.zahltag.deck import load_deck
     from zsim.games.zahltag.rules import parse_rule_options
+    from zsim.progress import exit_interrupted, progress
     from zsim.runner import set_threads
-    from zsim.tune import check_tune_args, parse_field, tunable_params, tune as run_tune
+    from zsim.tune import check_tune_args, parse_field, planned_games, tunable_params, tune as run_tune
 
+    if quiet:
+        warnings.simplefilter("ignore")
     if not 2 <= players <= 4:
         raise ZsimError(f"--players must be 2..4, got {players}")
     tunable_params(strategy)
@@ -55,8 +62,17 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
     rules_cfg = parse_rule_options(rules)
     deck_cfg = load_deck(deck)
     set_threads(threads)
-    result = run_tune(strategy, field, budget=budget, seed=seed, batch=batch, eval_games=eval_games,
-                      rules=rules_cfg, deck=deck_cfg, optimizer=optimizer)
+    total = planned_games(players, budget, batch, eval_games)
+    stopped = False
+    with progress(total, f"tune {strategy.strip()}", quiet) as bar:
+        try:
+            result = run_tune(strategy, field, budget=budget, seed=seed, batch=batch,
+                              eval_games=eval_games, rules=rules_cfg, deck=deck_cfg,
+                              optimizer=optimizer, on_games=bar.advance)
+        except KeyboardInterrupt:
+            stopped = True
+    if stopped:
+        exit_interrupted(f"interrupted after {bar.done:,} of {total:,} games; no result")
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=1))
     else:

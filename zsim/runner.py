@@ -89,7 +89,8 @@ class Summary:
     matchup: Matchup
     seed: int
     agg: np.ndarray          # int64 [P, N_AGG]
-    games: int
+    games: int               # games folded into agg
+    interrupted: bool = False  # stopped by Ctrl-C (see simulate's stop_on_interrupt)
 
     def table(self) -> pl.DataFrame:
         a = self.agg.astype(np.float64)
@@ -114,36 +115,53 @@ class Summary:
 
 
 def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
-             on_chunk: Callable[[np.ndarray, np.ndarray, int], None] | None = None) -> Summary:
+             on_chunk: Callable[[np.ndarray, np.ndarray, int], None] | None = None,
+             stop_on_interrupt: bool = False) -> Summary:
     """Play ``games`` games and fold them into a :class:`Summary`.
 
     ``on_chunk(seat_out, game_out, first_game)`` sees every chunk's per-game
-    rows (for writing them out) before they are dropped."""
+    rows (for writing them out, counting progress) before they are dropped.
+
+    ``stop_on_interrupt``: a Ctrl-C (KeyboardInterrupt) ends the run and the
+    Summary of the games finished so far is returned, marked ``interrupted``
+    (without it the interrupt propagates as usual)."""
     check_games_and_seed(games, seed)
     agg = np.zeros((m.players, N_AGG), np.int64)
     size = min(chunk, games)
     seat_buf = np.zeros((size, m.players, K.N_SEAT_STATS), np.int64)
     game_buf = np.zeros((size, K.N_GAME_STATS), np.int64)
     done = 0
-    while done < games:
-        n = min(size, games - done)
-        seat_out, game_out = play_chunk(m, seed, done, n, seat_buf, game_buf)
-        if int(game_out[:, K.G_ILLEGAL].sum()):
-            raise ZsimError("a strategy made an illegal move (engine bug): "
-                            f"games {done}..{done + n - 1}, seed {seed}")
-        accumulate_nb(seat_out, n, agg)
-        if on_chunk is not None:
-            on_chunk(seat_out, game_out, done)
-        done += n
+    try:
+        while done < games:
+            n = min(size, games - done)
+            seat_out, game_out = play_chunk(m, seed, done, n, seat_buf, game_buf)
+            if int(game_out[:, K.G_ILLEGAL].sum()):
+                raise ZsimError("a strategy made an illegal move (engine bug): "
+                                f"games {done}..{done + n - 1}, seed {seed}")
+            accumulate_nb(seat_out, n, agg)
+            if on_chunk is not None:
+                on_chunk(seat_out, game_out, done)
+            done += n
+    except KeyboardInterrupt:
+        if not stop_on_interrupt:
+            raise
+        # The interrupt surfaces between Python statements, never inside the
+        # compiled fold, so agg holds whole chunks only; its per-seat game
+        # count (not ``done``, which may lag one chunk) says how many. The run
+        # counts as interrupted even if every game was folded: on_chunk (the
+        # --out writer) may not have finished with the last chunk.
+        folded = int(agg[0, A_GAMES])
+        return Summary(m, seed, agg, folded, interrupted=True)
     return Summary(m, seed, agg, games)
 
 
 # ---------------------------------------------------------------- per-game rows
+BID_COLUMNS = tuple(f"bids_{b}" for b in range(1, K.BID_BINS)) + (f"bids_{K.BID_BINS}plus",)
 SEAT_COLUMNS = ("money", "place", "jobs_won", "job_income", "payday_paid", "penalty_paid",
                 "penalty_received", "eliminated", "bids", "idle_at_payday", "final_cards",
-                "final_table")
+                "final_table", "bid_sum") + BID_COLUMNS
 GAME_COLUMNS = ("turns", "paydays", "jobs_revealed", "jobs_no_bid", "jobs_one_bid", "jobs_tied",
-                "end_reason", "eliminations", "reshuffles")
+                "end_reason", "eliminations", "reshuffles", "lead_changes")
 
 
 def rows_frame(m: Matchup, seat_out: np.ndarray, game_out: np.ndarray, first_game: int) -> pl.DataFrame:
@@ -152,7 +170,8 @@ def rows_frame(m: Matchup, seat_out: np.ndarray, game_out: np.ndarray, first_gam
     cols: dict[str, object] = {
         "game": np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), p),
         "seat": np.tile(np.arange(p, dtype=np.int8), n),
-        "strategy": pl.Series(np.tile(np.array(m.strategies), n)).cast(pl.Categorical),
+        # gathered from a P-long categorical: building n*P strings costs more than the game
+        "strategy": pl.Series(list(m.strategies), dtype=pl.Categorical).gather(np.tile(np.arange(p), n)),
     }
     flat = seat_out.reshape(n * p, K.N_SEAT_STATS)
     for i, name in enumerate(SEAT_COLUMNS):
@@ -161,8 +180,8 @@ def rows_frame(m: Matchup, seat_out: np.ndarray, game_out: np.ndarray, first_gam
         if name == "end_reason":
             continue
         cols[name] = np.repeat(game_out[:, i].astype(np.int32), p)
-    reasons = np.array(K.END_REASONS)[game_out[:, K.G_END_REASON]]
-    cols["end_reason"] = pl.Series(np.repeat(reasons, p)).cast(pl.Categorical)
+    reasons = pl.Series(list(K.END_REASONS), dtype=pl.Categorical)
+    cols["end_reason"] = reasons.gather(np.repeat(game_out[:, K.G_END_REASON], p))
     return pl.DataFrame(cols)
 
 

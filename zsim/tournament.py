@@ -176,13 +176,16 @@ def _stat_columns(total: np.ndarray, sq: np.ndarray, deals: int, per_deal: np.nd
 def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int,
                    rules: Rules | None = None, deck: Deck | None = None, independent: bool = False,
                    design: str = "all", chunk: int = CHUNK_DEALS,
-                   on_rows: Callable[[pl.DataFrame], None] | None = None) -> Tournament:
+                   on_rows: Callable[[pl.DataFrame], None] | None = None,
+                   on_games: Callable[[int], None] | None = None) -> Tournament:
     """Play ``deals`` deals, each under every seating of :func:`seatings`.
 
     Duplicate (default): deal ``d`` is game index ``d`` under every seating.
     ``independent=True``: seating ``l`` of deal ``d`` is game ``deals * (1 + l) + d``
     (no deal is shared, nor shared with the duplicate run). ``on_rows`` receives
-    the per-game rows (one per seat) of every seating of every chunk."""
+    the per-game rows (one per seat) of every seating of every chunk;
+    ``on_games(n)`` is told the ``n`` games of each one once they are counted
+    (a progress report: ``deals * len(seatings)`` games in all)."""
     rules = rules or Rules()
     deck = deck or default_deck()
     if not entries:
@@ -230,6 +233,8 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
                 shared[a, b] += n
             if on_rows is not None:
                 on_rows(_rows(m, so, go, first, c0, l, win, enum))
+            if on_games is not None:
+                on_games(n)
         ent_sum += ent.sum(axis=1)
         ent_sq += (ent * ent).sum(axis=1)
         seat_sum += seat.sum(axis=1)

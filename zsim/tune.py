@@ -174,11 +174,13 @@ def representable(params: tuple[Param, ...], values: dict[str, float]) -> dict[s
 
 # ---------------------------------------------------------------- playing deals
 def deal_win_shares(spec: str, field: tuple[str, ...], rules: Rules, deck: Deck, seed: int,
-                    first: int, deals: int, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
+                    first: int, deals: int, chunk: int = DEFAULT_CHUNK,
+                    on_games: Callable[[int], None] | None = None) -> np.ndarray:
     """Win share of ``spec`` per deal, averaged over its seats: float64 [deals].
 
     Deal *d* is game index ``first + d`` of ``seed``, played ``players``
-    times, once with ``spec`` in each seat."""
+    times, once with ``spec`` in each seat. ``on_games(n)`` is told the games
+    of every chunk played (a progress report)."""
     players = len(field) + 1
     out = np.zeros(deals, np.float64)
     tables = [Matchup(players, seating(spec, field, s), rules, deck) for s in range(players)]
@@ -192,6 +194,8 @@ def deal_win_shares(spec: str, field: tuple[str, ...], rules: Rules, deck: Deck,
                                 f"games {first + done}..{first + done + n - 1}, seed {seed}")
             top = seat_out[:, :, K.S_PLACE] == 1
             out[done:done + n] += top[:, s] / np.maximum(top.sum(axis=1), 1)
+            if on_games is not None:
+                on_games(n)
         done += n
     return out / players
 
@@ -253,6 +257,18 @@ def plan_budget(budget: int, batch: int, players: int) -> BudgetPlan:
     return BudgetPlan(search // (per * players), per, finalists, race_deals)
 
 
+def planned_games(players: int, budget: int, batch: int | None = None,
+                  eval_games: int = DEFAULT_EVAL_GAMES) -> int:
+    """The games :func:`tune` will play at most: the search and the race as
+    planned, then the fresh evaluation of the best and of the default (fewer
+    when the race has fewer distinct finalists, or when the best is the
+    default and its evaluation serves for both). The total of a progress bar."""
+    batch = auto_batch(budget, players) if batch is None else batch
+    plan = plan_budget(budget, batch, players)
+    tuning = (plan.candidates * plan.deals_per_candidate + plan.finalists * plan.race_deals) * players
+    return tuning + 2 * (eval_games // players) * players
+
+
 def _optimizer_class(name: str):
     import nevergrad as ng
 
@@ -266,8 +282,8 @@ def _optimizer_class(name: str):
 def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
          batch: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES, rules: Rules | None = None,
          deck: Deck | None = None, optimizer: str = DEFAULT_OPTIMIZER,
-         on_candidate: Callable[[int, int, dict[str, float], float], None] | None = None
-         ) -> TuneResult:
+         on_candidate: Callable[[int, int, dict[str, float], float], None] | None = None,
+         on_games: Callable[[int], None] | None = None) -> TuneResult:
     """Search ``strategy``'s parameters for the best win share against
     ``field`` (canonical specs of the other seats) with at most ``budget``
     games, then evaluate the winner and the defaults on ``eval_games`` fresh
@@ -276,7 +292,9 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
     The budget is split: ``RACE_SHARE`` of it races the finalists, the rest
     goes to the optimiser, ``batch`` games (whole deals; default
     :func:`auto_batch`) per candidate.
-    ``on_candidate(i, n, values, win_share)`` is told every search evaluation."""
+    ``on_candidate(i, n, values, win_share)`` is told every search evaluation;
+    ``on_games(n)`` the games of every chunk played, search, race and
+    evaluation alike (at most :func:`planned_games` in all)."""
     import nevergrad as ng
 
     rules = rules or Rules()
@@ -310,7 +328,8 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
                 cand = opt.ask()
                 values = representable(params, cand.value)
                 share = float(deal_win_shares(candidate_spec(name, params, values), field, rules,
-                                              deck, seed, next_deal, plan.deals_per_candidate).mean())
+                                              deck, seed, next_deal, plan.deals_per_candidate,
+                                              on_games=on_games).mean())
                 next_deal += plan.deals_per_candidate
                 opt.tell(cand, -share)
                 scores.setdefault(key(values), []).append(share)
@@ -331,7 +350,8 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
         for k in finalists:
             values = dict(zip((p.name for p in params), k))
             race.append(float(deal_win_shares(candidate_spec(name, params, values), field, rules,
-                                              deck, seed, next_deal, plan.race_deals).mean()))
+                                              deck, seed, next_deal, plan.race_deals,
+                                              on_games=on_games).mean()))
         winner = finalists[int(np.argmax(race))]       # first of equals: the recommendation
         next_deal += plan.race_deals
     else:
@@ -343,11 +363,13 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
     best_spec = candidate_spec(name, params, best)
     default_spec = parse_one(name)
     eval_deals = eval_games // players
-    best_deals = deal_win_shares(best_spec, field, rules, deck, seed, EVAL_FIRST, eval_deals)
+    best_deals = deal_win_shares(best_spec, field, rules, deck, seed, EVAL_FIRST, eval_deals,
+                                 on_games=on_games)
     if best_spec == default_spec:
         default_deals = best_deals
     else:
-        default_deals = deal_win_shares(default_spec, field, rules, deck, seed, EVAL_FIRST, eval_deals)
+        default_deals = deal_win_shares(default_spec, field, rules, deck, seed, EVAL_FIRST, eval_deals,
+                                        on_games=on_games)
 
     tuning_games = (plan.candidates * plan.deals_per_candidate
                     + len(race) * plan.race_deals) * players

@@ -1,0 +1,210 @@
+"""A progress bar for long runs, drawn on stderr and only where someone watches.
+
+A zsim run plays its games in chunks (each chunk one call into the numba
+engine, tens of milliseconds to a second long), so the commands report
+progress once per chunk through ``advance``; nothing here is touched per game.
+
+The bar (games done / planned, games per second, time left) appears only
+when all of these hold:
+
+* the run has lasted ``delay`` seconds (2 by default), so quick runs print
+  nothing at all;
+* ``quiet`` is false;
+* stderr is a terminal (a script, a pipe, a CI log or a test capturing
+  stderr sees nothing), and not a ``TERM=dumb`` one.
+
+It is transient: it is erased when the run ends, however it ends, so the
+terminal shows only the results afterwards; and it never writes to stdout,
+which carries the results.
+
+A timer thread puts the bar up after ``delay`` even while the first chunk is
+still running (the first run of a session may spend ~40 s compiling the
+engine); rich's own thread then redraws it a few times a second whenever the
+interpreter lets it.  The engine holds the interpreter lock during a chunk, so
+a redraw can lag by a chunk; that is the only cost.
+
+Ctrl-C.  Inside ``progress(...)`` (on the main thread, when SIGINT still has
+Python's default handler) a Ctrl-C does not raise wherever the interpreter
+happens to be: it is noted, and the next ``advance`` raises KeyboardInterrupt,
+at the end of a chunk, where the run's sums and files are whole.  Besides
+giving clean stopping points this keeps the Ctrl-C from being lost: polars
+runs Python's signal handlers while it works and drops the KeyboardInterrupt
+they raise, so a Ctrl-C landing while polars builds the ``--out`` rows would
+otherwise vanish and the run go on.  A second Ctrl-C, or one before the first
+chunk has finished (e.g. while the engine compiles), raises at once.  One
+that comes after the last ``advance`` is dropped: the run is done by then.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Iterator
+
+#: seconds a run must last before the bar appears
+DELAY = 2.0
+
+
+def stderr_is_terminal() -> bool:
+    """Whether a person is (probably) watching stderr."""
+    try:
+        return sys.stderr is not None and sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+    except (AttributeError, ValueError):      # no isatty, or a closed stream
+        return False
+
+
+class Progress:
+    """Counts what a run has done; draws the bar when it is allowed to.
+
+    ``done`` is the running total of ``advance`` calls whether or not a bar
+    is drawn, so a command can say how far it got when it is interrupted."""
+
+    def __init__(self, total: int, label: str, unit: str = "games", *, draw: bool = False,
+                 delay: float = DELAY, console=None):
+        self.total = int(total)
+        self.label = label
+        self.unit = unit
+        self.done = 0
+        self.drawn = False          # whether the bar was ever put up
+        self._console = console
+        self._bar = None            # the rich Progress, once shown
+        self._task = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self._timer: threading.Timer | None = None
+        self.stop_requested = False   # a Ctrl-C is waiting for the next advance
+        if draw:
+            # Import rich here, on the main thread, and only when a bar may be
+            # drawn: a scripted run never pays for it.
+            from rich.console import Console
+
+            if self._console is None:
+                self._console = Console(stderr=True)
+            self._timer = threading.Timer(max(delay, 0.0), self._show)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def advance(self, n: int) -> None:
+        """Record ``n`` more finished units (called once per chunk); raises
+        KeyboardInterrupt if Ctrl-C was pressed since the last call."""
+        self.done += int(n)
+        bar = self._bar
+        if bar is not None:
+            bar.update(self._task, completed=self.done)
+        if self.stop_requested:
+            self.stop_requested = False
+            raise KeyboardInterrupt
+
+    def _on_sigint(self, signum, frame) -> None:
+        if self.stop_requested or self.done == 0:
+            raise KeyboardInterrupt       # pressed twice, or nothing to keep yet: stop now
+        self.stop_requested = True
+
+    # -- the bar itself ------------------------------------------------------
+    def _show(self) -> None:
+        """Put the bar up (the timer thread calls this after the delay)."""
+        with self._lock:
+            if self._closed:
+                return
+            bar = _make_bar(self._console, self.label, self.total, self.unit)
+            task = bar.add_task(self.label, total=self.total, completed=self.done)
+            bar.start()
+            self._task, self._bar, self.drawn = task, bar, True
+            bar.update(task, completed=self.done)   # catch an advance made while starting
+
+    def close(self) -> None:
+        """Cancel a pending bar, or erase the one drawn.  Safe to call twice."""
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+            bar, self._bar = self._bar, None
+            if bar is not None:
+                bar.stop()
+
+
+def _make_bar(console, label: str, total: int, unit: str):
+    from rich.progress import BarColumn, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import Progress as RichProgress
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        """Units per second over rich's recent samples (blank until known)."""
+
+        def render(self, task):
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s", style="progress.data.speed")
+
+    # The bar takes what the text leaves of one line (10..40 cells): a line
+    # that wraps would leave a stale copy behind at every redraw.
+    count = f"{total:,}/{total:,} {unit}"
+    text = len(label) + len(count) + len(f"{total:,} {unit}/s") + len("0:00:00 left") + 5
+    width = max(10, min(40, console.width - text - 1))
+    return RichProgress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(bar_width=width),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} " + unit.replace("[", r"\[")),
+        Rate(),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+        console=console,
+        transient=True,             # erased at the end: only the results stay on screen
+        redirect_stdout=False,      # stdout is for results; never route it through the bar
+        redirect_stderr=False,
+        refresh_per_second=4,
+    )
+
+
+@contextmanager
+def progress(total: int, label: str, quiet: bool = False, unit: str = "games", *,
+             delay: float = DELAY, console=None, defer_ctrl_c: bool = True) -> Iterator[Progress]:
+    """A :class:`Progress` for a run of ``total`` units (see the module doc).
+
+    ``console`` (a ``rich.console.Console``) replaces stderr as the place to
+    draw; it is then drawn on only if that console is a terminal.  Tests use
+    it with ``delay`` to see the bar without waiting two seconds.
+    ``defer_ctrl_c``: hold a Ctrl-C until the next ``advance`` (module doc)."""
+    if quiet:
+        draw = False
+    elif console is not None:
+        draw = bool(console.is_terminal) and not console.is_dumb_terminal
+    else:
+        draw = stderr_is_terminal()
+    p = Progress(total, label, unit, draw=draw, delay=delay, console=console)
+    previous = _take_sigint(p._on_sigint) if defer_ctrl_c else None
+    try:
+        yield p
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        p.close()
+
+
+def _take_sigint(handler):
+    """Install ``handler`` for SIGINT and return the one it replaces, or do
+    nothing (None) off the main thread or when someone else already handles
+    SIGINT or it is ignored: their choice stands."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        return None
+    signal.signal(signal.SIGINT, handler)
+    return previous
+
+
+# ---------------------------------------------------------------- Ctrl-C
+#: the exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)
+INTERRUPTED_EXIT = 130
+
+
+def exit_interrupted(message: str):
+    """End the command after a Ctrl-C: one ``zsim: ...`` line on stderr, exit 130.
+
+    Printed even with ``--quiet``: it explains why the output is short."""
+    import click
+
+    click.echo(f"zsim: {message}", err=True)
+    raise SystemExit(INTERRUPTED_EXIT)
