@@ -29,11 +29,12 @@ def play_batch_nb(run_seed, first_game, n_games, rules, needs, strat_ids, strat_
     for b in prange(n_blocks):
         ws = new_workspace_nb(n_players, n_cards)
         log = np.zeros(1, np.int64)
+        record = log[0] != 0   # False, but not a literal: see record_game_nb
         stop = min(n_games, (b + 1) * block)
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
             play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out[g], game_out[g],
-                         log, False)
+                         log, record)
 
 
 @cold
@@ -44,8 +45,12 @@ def record_game_nb(run_seed, game, rules, needs, strat_ids, strat_params, log):
     seat_out = np.zeros((n_players, K.N_SEAT_STATS), np.int64)
     game_out = np.zeros(K.N_GAME_STATS, np.int64)
     log[0] = 1
+    record = log[0] != 0
     key = game_key_nb(np.uint64(run_seed), np.uint64(game))
-    play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_out, log, True)
+    # ``record`` is a plain boolean here and in play_batch_nb: a literal True
+    # or False would give play_game_nb two signatures, and a fresh kernel
+    # cache would compile the whole game twice
+    play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_out, log, record)
     return seat_out, game_out
 
 
