@@ -1,0 +1,132 @@
+"""Pieces every analysis shares: fields of strategies, the game-level
+balance metrics and plots with error bars."""
+from __future__ import annotations
+
+from itertools import cycle, islice
+
+import polars as pl
+from matplotlib.figure import Figure
+
+from analyses import stats
+from analyses.stats import Mean, Ratio
+from zsim.errors import ZsimError
+from zsim.strategy_registry import parse_one
+
+DEFAULT_FIELD = "simple"
+
+#: game-level balance figures (per game; rates are ratios of sums)
+GAME_METRICS = [
+    Mean("winner_margin", "margin"),
+    Mean("elimination_rate", "any_eliminated"),
+    Mean("lead_changes", "lead_changes"),
+    Mean("jobs_won", "jobs_awarded"),
+    Ratio("one_bidder_share", "jobs_one_bid", "jobs_revealed"),
+    Ratio("tie_rate", "jobs_tied", "jobs_awarded"),
+    Mean("game_turns", "turns"),
+    Ratio("payday_share_of_income", "all_payday_paid", "all_job_income"),
+]
+
+#: what each figure means, with its unit, for tables and axis labels
+LABELS = {
+    "seat_advantage": "seat advantage (1 − largest gap in win share)",
+    "winner_margin": "winner's margin (millions)",
+    "elimination_rate": "games with an elimination (share)",
+    "lead_changes": "lead changes per game",
+    "jobs_won": "jobs awarded per game",
+    "one_bidder_share": "jobs with exactly one bidder (share)",
+    "tie_rate": "awarded jobs won by a tie (share)",
+    "game_turns": "game length (turns)",
+    "payday_share_of_income": "payday cost / job income",
+    "win_share": "win share",
+    "money": "final money (millions)",
+    "job_income": "job income (millions)",
+    "payday_paid": "payday cost (millions)",
+    "jobs_won_seat": "jobs won",
+    "idle_at_payday": "cards idle at paydays",
+}
+
+
+#: what every column of the analyses' tables means (the report's glossary)
+DEFINITIONS = {
+    "games": "games behind the row",
+    "win_share": "share of games won; a first place shared by k seats counts 1/k to each",
+    "money": "final money, millions (0 for an eliminated seat)",
+    "job_income": "money from jobs, millions per game (a tie at 1 costs money and counts negative)",
+    "payday_paid": "money paid at paydays, millions per game",
+    "income_less_payday": "job income less payday cost, millions per game",
+    "jobs_won": "jobs a seat was awarded per game (ties count for each tied winner); in balance "
+                "tables, jobs awarded per game",
+    "idle_at_payday": "cards counted at the executed paydays, summed over a game",
+    "seat_advantage": "1 minus the largest gap between two seats' win shares (1: no seat is favoured); "
+                      "the interval is that of the gap between the two seats that set it",
+    "best_seat": "seat with the highest win share (0 starts)",
+    "worst_seat": "seat with the lowest win share",
+    "winner_margin": "money of the richest seat less that of the next, millions (0 on a tie)",
+    "elimination_rate": "share of games in which someone was eliminated",
+    "lead_changes": "times per game the sole money leader, checked after every turn, changed",
+    "one_bidder_share": "jobs with exactly one bidder, as a share of the jobs revealed",
+    "tie_rate": "awarded jobs won by a tie at the lowest bid, as a share of awarded jobs",
+    "game_turns": "turns per game",
+    "payday_share_of_income": "all payday payments as a share of all job income",
+    "mean_bid": "mean of the bids made (passes left out), millions",
+    "share": "share of the row's total (bids at that value, or seats in that money band)",
+    "edge": "win share above par (1 / players)",
+    "par": "the win share of an even game, 1 / players",
+    "seat0_win_share": "win share of the starting seat",
+    "money_mean": "mean final money, millions",
+    "mean_place": "mean place (1 best; tied seats share a place)",
+    "fair": "false for a strategy that reads hidden cards (an upper bound, not a rival)",
+    "mean": "mean final money, millions",
+    "sd": "standard deviation of final money, millions",
+    "p10": "final money that 10% of seats end at or below, millions",
+    "median": "median final money, millions",
+    "p90": "final money that 90% of seats end at or below, millions",
+    "zero_share": "share of seats ending with no money",
+    "bid": "bid value (9plus: 9 or more, under a raised max_bid)",
+    "rule": "the rule swept (the others as configured)",
+    "value": "its value (payday_counts_table: 0 off, 1 on)",
+    "target": "target hand size of the tested seat (handsize:target)",
+    "deck": "job deck: default, a --deck file, or a perturbation of the default",
+    "foremen_needed": "foremen the deck's jobs need in all (likewise workers, cranes, excavators)",
+    "strategy": "strategy (with its parameters)",
+    "players": "players at the table",
+    "seat": "seat in play order (0 starts)",
+    "jobs": "job cards in the deck",
+}
+
+
+def field_specs(spec: str | None, seats: int) -> list[str]:
+    """The strategies that fill ``seats`` seats: one spec for all, or a comma
+    list used in turn."""
+    text = spec if spec and spec.strip() else DEFAULT_FIELD
+    specs = [parse_one(s) for s in text.split(",")]
+    if any(not s for s in specs):
+        raise ZsimError(f"--field {spec!r} has an empty entry")
+    return list(islice(cycle(specs), seats))
+
+
+def balance_table(game_sums: pl.DataFrame, keys: list[str], players: int) -> pl.DataFrame:
+    """Seat advantage and every GAME_METRICS figure, one row per key."""
+    est = stats.estimates(game_sums, keys, GAME_METRICS)
+    adv = stats.seat_advantage(game_sums, keys, players)
+    t = adv.join(est, on=keys, how="left", coalesce=True, maintain_order="left")
+    return t.select(*keys, "games", pl.exclude(*keys, "games"))
+
+
+def errorbar(ax, x, y, ci, label: str | None = None, **kw) -> None:
+    """Points joined by lines with 95% error bars (missing intervals drawn bare)."""
+    ci = [0.0 if c is None else c for c in ci]
+    y = [float("nan") if v is None else v for v in y]
+    ax.errorbar(x, y, yerr=ci, marker="o", capsize=3, label=label, **kw)
+
+
+def figure(ncols: int = 1, nrows: int = 1, width: float = 6.0, height: float = 4.0,
+           sharey: bool = False) -> tuple[Figure, object]:
+    """A figure outside pyplot's registry (nothing to leak over a long report)
+    and its axes as a 2-d array."""
+    fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
+    return fig, fig.subplots(nrows, ncols, squeeze=False, sharey=sharey)
+
+
+def label(name: str) -> str:
+    return LABELS.get(name, name.replace("_", " "))

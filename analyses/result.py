@@ -1,0 +1,25 @@
+"""What every analysis hands back: tables, figures and a few words.
+
+The CLI prints ``tables``, writes them with ``--out`` and ``--json``; the
+report renders every table as HTML and Markdown and every figure as a PNG.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+from matplotlib.figure import Figure
+
+
+@dataclass
+class AnalysisResult:
+    name: str                                   # short id, e.g. "hand-size" (used in file names)
+    title: str                                  # heading, e.g. "Hand size against payday cost"
+    summary: str                                # one paragraph: what was played and how to read it
+    tables: dict[str, pl.DataFrame]             # caption -> table; the first is the main one
+    figures: dict[str, Figure] = field(default_factory=dict)   # caption -> figure
+    meta: dict[str, object] = field(default_factory=dict)      # games, seed, field, rules, deck...
+
+    @property
+    def main(self) -> pl.DataFrame:
+        return next(iter(self.tables.values()))

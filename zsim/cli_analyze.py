@@ -1,0 +1,286 @@
+"""``zsim analyze ...`` (balance questions as tables and plots) and ``zsim report``."""
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from pathlib import Path
+
+import click
+
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS
+from zsim.errors import ZsimError
+
+FIELD = click.option("--field", default=None, metavar="SPECS",
+                     help="strategies of the field: one for every seat, or a comma list used in turn "
+                          "[default: simple]")
+GAMES = click.option("--games", "-n", type=int, default=100_000, show_default=True,
+                     help="games per point of the analysis")
+OUT = click.option("--out", default=None, metavar="FILE",
+                   help="write the main table to FILE (.parquet or .csv); further tables go beside it "
+                        "as FILE-<table>.<suffix>")
+PLOTS = click.option("--plots", default=None, metavar="DIR", help="save every figure as a PNG in DIR")
+AS_JSON = click.option("--json", "as_json", is_flag=True, help="print the tables as JSON")
+
+
+def _common(f):
+    for opt in reversed((GAMES, SEED, FIELD, RULE, OUT, PLOTS, AS_JSON, QUIET, THREADS)):
+        f = opt(f)
+    return f
+
+
+def _rules(rules):
+    from zsim.games.zahltag.rules import parse_rule_options
+
+    return parse_rule_options(rules)
+
+
+def _check_out(out):
+    from zsim.runner import check_out_path
+
+    if out is None:
+        return None
+    path = check_out_path(out)
+    if path.suffix.lower() not in (".parquet", ".csv"):
+        raise ZsimError(f"--out {out!r} must end in .parquet or .csv")
+    return path
+
+
+def _check_plots(plots):
+    if plots is None:
+        return None
+    path = Path(plots)
+    if path.exists() and not path.is_dir():
+        raise ZsimError(f"--plots {plots!r} is a file, not a folder")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not path.exists() and not parent.is_dir():
+        raise ZsimError(f"--plots folder {str(parent)!r} does not exist")
+    return path
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "table"
+
+
+def _check_games_seed(games, seed):
+    from zsim.runner import check_games_and_seed
+
+    check_games_and_seed(games, seed)
+
+
+def _play(label: str, total: int, quiet: bool, threads, call):
+    """Run ``call(advance)`` under a progress bar; Ctrl-C ends with one line, exit 130."""
+    from zsim.progress import exit_interrupted, progress
+    from zsim.runner import set_threads
+
+    set_threads(threads)
+    with progress(total, label, quiet) as bar:
+        try:
+            return call(bar.advance)
+        except KeyboardInterrupt:
+            done = bar.done
+    exit_interrupted(f"interrupted after {done:,} of {total:,} games; nothing was written")
+
+
+def _json_value(v):
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def emit(result, out, plots, as_json) -> None:
+    """Print a result (text or JSON) and write its tables and figures."""
+    from analyses.report import display_table
+    from zsim.output import atomic_path
+
+    if out is not None:
+        for i, (caption, frame) in enumerate(result.tables.items()):
+            target = out if i == 0 else out.with_name(f"{out.stem}-{_slug(caption)}{out.suffix}")
+            with atomic_path(target) as tmp:
+                if out.suffix.lower() == ".csv":
+                    frame.write_csv(tmp)
+                else:
+                    frame.write_parquet(tmp)
+    if plots is not None:
+        plots.mkdir(exist_ok=True)
+        for i, fig in enumerate(result.figures.values(), 1):
+            with atomic_path(plots / f"{result.name}-{i}.png") as tmp:
+                fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
+    if as_json:
+        doc = {"analysis": result.name, "title": result.title, "summary": result.summary,
+               "meta": result.meta,
+               "tables": {c: [{k: _json_value(v) for k, v in row.items()} for row in f.to_dicts()]
+                          for c, f in result.tables.items()}}
+        click.echo(json.dumps(doc, indent=1, default=str))
+        return
+    click.echo(result.title)
+    click.echo(result.summary)
+    for caption, frame in result.tables.items():
+        headers, numeric, rows = display_table(frame)
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+        click.echo(f"\n{caption}")
+        click.echo("  ".join(h.rjust(w) if n else h.ljust(w) for h, w, n in zip(headers, widths, numeric)))
+        for r in rows:
+            click.echo("  ".join(c.rjust(w) if n else c.ljust(w) for c, w, n in zip(r, widths, numeric)))
+
+
+def _parse_int_list(text: str, what: str, low: int, high: int) -> list[int]:
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("..")
+        try:
+            values = range(int(lo), int(hi) + 1) if sep else [int(part)]
+        except ValueError:
+            raise ZsimError(f"{what} {text!r} is not a comma list of numbers or ranges like 4..12") from None
+        for v in values:
+            if not low <= v <= high:
+                raise ZsimError(f"{what} {v} is outside {low}..{high}")
+            if v not in out:
+                out.append(v)
+    if not out:
+        raise ZsimError(f"{what} {text!r} is empty")
+    return out
+
+
+def _players(players: int) -> int:
+    if not 2 <= players <= 4:
+        raise ZsimError(f"--players must be 2..4, got {players}")
+    return players
+
+
+@click.group()
+def analyze():
+    """Balance analyses: tables with 95% intervals, plots with error bars."""
+
+
+@analyze.command("hand-size")
+@PLAYERS
+@click.option("--targets", default="4..12", show_default=True,
+              help="target hand sizes of the tested seat (comma list or range, within 4..12)")
+@DECK
+@_common
+def hand_size(players, targets, deck, games, seed, field, rules, out, plots, as_json, quiet, threads):
+    """One seat's target hand size (handsize:target=K) against a fixed field."""
+    from analyses import hand_size as analysis
+    from zsim.games.zahltag.deck import load_deck
+
+    players, ks = _players(players), _parse_int_list(targets, "--targets", 4, 12)
+    r, d = _rules(rules), load_deck(deck)
+    out, plots = _check_out(out), _check_plots(plots)
+    _check_games_seed(games, seed)
+    pts = analysis.points(players, field, games, r, d, ks)
+    total = sum(p.games for p in pts)
+    result = _play("hand-size", total, quiet, threads,
+                   lambda adv: analysis.run(players, field, games, seed, r, d, adv, ks))
+    emit(result, out, plots, as_json)
+
+
+@analyze.command("payday-cost")
+@PLAYERS
+@DECK
+@_common
+def payday_cost(players, deck, games, seed, field, rules, out, plots, as_json, quiet, threads):
+    """Sweep the payday rules one at a time and report game balance."""
+    from analyses import payday_cost as analysis
+    from zsim.games.zahltag.deck import load_deck
+
+    players = _players(players)
+    r, d = _rules(rules), load_deck(deck)
+    out, plots = _check_out(out), _check_plots(plots)
+    _check_games_seed(games, seed)
+    total = sum(p.games for p in analysis.points(players, field, games, r, d))
+    result = _play("payday-cost", total, quiet, threads,
+                   lambda adv: analysis.run(players, field, games, seed, r, d, adv))
+    emit(result, out, plots, as_json)
+
+
+@analyze.command("players")
+@click.option("--players", "-p", "players_list", default="2,3,4", show_default=True,
+              help="player counts to compare (comma list)")
+@DECK
+@_common
+def players_cmd(players_list, deck, games, seed, field, rules, out, plots, as_json, quiet, threads):
+    """The same field at 2, 3 and 4 players, and what counting cards is worth."""
+    from analyses import players as analysis
+    from zsim.games.zahltag.deck import load_deck
+
+    plist = _parse_int_list(players_list, "--players", 2, 4)
+    r, d = _rules(rules), load_deck(deck)
+    out, plots = _check_out(out), _check_plots(plots)
+    _check_games_seed(games, seed)
+    main, know = analysis.points(plist, field, games, r, d)
+    total = sum(p.games for p in main + know)
+    result = _play("players", total, quiet, threads,
+                   lambda adv: analysis.run(plist, field, games, seed, r, d, adv))
+    emit(result, out, plots, as_json)
+
+
+@analyze.command("deck")
+@PLAYERS
+@click.option("--deck", "decks", multiple=True, metavar="FILE",
+              help="a job deck CSV to compare with the default (repeatable)")
+@click.option("--perturb", type=int, default=3, show_default=True,
+              help="random perturbations of the default deck to add (0..50)")
+@_common
+def deck_cmd(players, decks, perturb, games, seed, field, rules, out, plots, as_json, quiet, threads):
+    """The headline figures for the default deck, user decks and perturbed decks."""
+    from analyses import deck as analysis
+    from zsim.games.zahltag.deck import load_deck
+
+    players = _players(players)
+    if not 0 <= perturb <= 50:
+        raise ZsimError(f"--perturb must be 0..50, got {perturb}")
+    r = _rules(rules)
+    extra = [load_deck(f) for f in decks]
+    out, plots = _check_out(out), _check_plots(plots)
+    _check_games_seed(games, seed)
+    from analyses.common import field_specs
+    from zsim.runner import Matchup
+
+    seats = tuple(field_specs(field, players))
+    for d in extra:
+        Matchup(players, seats, r, d)   # refuses a deck the supply cannot serve, before any game
+    total = games * (1 + len(extra) + perturb)
+    result = _play("deck", total, quiet, threads,
+                   lambda adv: analysis.run(players, field, games, seed, r, extra, perturb, adv))
+    emit(result, out, plots, as_json)
+
+
+@click.command()
+@click.option("--players", "-p", "players_list", default="2,3,4", show_default=True,
+              help="player counts to report on (comma list)")
+@click.option("--games", "-n", type=int, default=20_000, show_default=True,
+              help="games per point of every analysis")
+@click.option("--tournament-games", type=int, default=None,
+              help="deals of the built-in tournament per player count [default: --games / 20]")
+@SEED
+@FIELD
+@RULE
+@DECK
+@click.option("--out", required=True, metavar="DIR", help="folder for index.html, report.md and figures/")
+@QUIET
+@THREADS
+def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads):
+    """Every analysis, the built-in tournament and the run's metadata as an HTML
+    and Markdown report with PNG plots."""
+    from analyses import report_run
+    from analyses.report import write_report
+    from zsim.games.zahltag.deck import load_deck
+
+    plist = _parse_int_list(players_list, "--players", 2, 4)
+    r, d = _rules(rules), load_deck(deck)
+    _check_games_seed(games, seed)
+    deals = tournament_games if tournament_games is not None else max(1, games // 20)
+    if deals < 1:
+        raise ZsimError(f"--tournament-games must be at least 1, got {deals}")
+    target = Path(out)
+    report_run.check_target(target)
+    plan = report_run.Plan(plist, field, games, deals, seed, r, d)
+    started = time.time()
+    results = _play("report", plan.total_games(), quiet, threads, lambda adv: report_run.run(plan, adv))
+    meta = report_run.metadata(plan, time.time() - started)
+    html, md = write_report(results, meta, report_run.command(plan, out), target)
+    if not quiet:
+        click.echo(f"wrote {html} and {md}")
