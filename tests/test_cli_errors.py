@@ -204,9 +204,10 @@ def test_out_is_a_folder(command, dirs):
     _, out = dirs
     folder = out / "taken"
     folder.mkdir()
+    (folder / "notes.txt").write_text("mine")   # simulate takes an empty folder as a run folder
     proc = zsim(command, "--games", "5", "--out", str(folder), cwd=out)
     assert_one_error_line(proc, ["--out", str(folder), "folder"])
-    assert all_files(out) == ["taken"]
+    assert all_files(out) == ["taken", "taken/notes.txt"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -413,7 +414,7 @@ def test_simulate_interrupted_mid_write_leaves_nothing(tmp_path, monkeypatch, ca
 
     def write_then_interrupt(self, frame):
         real_write(self, frame)
-        calls.append(frame.height)
+        calls.append(frame.num_rows)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(output.ParquetChunks, "write", write_then_interrupt)

@@ -102,10 +102,11 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
 """
 
 
-def peak_rss_mb(games: int) -> float:
-    """Peak resident memory of ``zsim simulate --games N`` (no --out), in MB,
+def peak_rss_mb(games: int, out: str | None = None) -> float:
+    """Peak resident memory of ``zsim simulate --games N [--out OUT]``, in MB,
     measured by the process itself (not mixed with other children)."""
-    done = subprocess.run([sys.executable, "-c", _RSS_PROBE, "simulate", "--games", str(games)],
+    extra = ["--out", out] if out else []
+    done = subprocess.run([sys.executable, "-c", _RSS_PROBE, "simulate", "--games", str(games), "-q", *extra],
                           capture_output=True, text=True, check=True)
     return int(done.stderr.strip().splitlines()[-1]) / 1024
 
@@ -140,6 +141,8 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
         default_run.update(startup_times(3))
     if memory_games:
         default_run["peak_rss_mb"] = peak_rss_mb(memory_games)
+        with tempfile.TemporaryDirectory() as tmp:
+            default_run["peak_rss_out_dir_mb"] = peak_rss_mb(memory_games, os.path.join(tmp, "run"))
         default_run["peak_rss_games"] = memory_games
     if as_json:
         click.echo(json.dumps(rows, indent=1))
@@ -162,5 +165,6 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
                        f"warm `zsim simulate --games 1000`: {last['warm_simulate_1000_s']:.2f} s")
         if "peak_rss_mb" in last:
             click.echo(f"peak RSS of `zsim simulate --games {last['peak_rss_games']}`: "
-                       f"{last['peak_rss_mb']:.0f} MB")
+                       f"{last['peak_rss_mb']:.0f} MB; with --out DIR (a run folder): "
+                       f"{last['peak_rss_out_dir_mb']:.0f} MB")
     return rows

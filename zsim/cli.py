@@ -33,64 +33,90 @@ def cli():
 
 @cli.command()
 @PLAYERS
-@click.option("--games", "-n", type=int, default=100_000, show_default=True, help="games to play")
+@click.option("--games", "-n", type=int, default=100_000, show_default=True,
+              help="games to play (with --precision: at most)")
 @SEED
 @STRATEGIES
 @RULE
 @DECK
-@click.option("--out", default=None, metavar="FILE", help="write one row per game per seat (Parquet)")
+@click.option("--out", default=None, metavar="PATH",
+              help="write one row per game per seat: FILE.parquet, or a run folder (any other path)")
+@click.option("--resume", is_flag=True, help="finish the run in the --out folder (give the same options)")
+@click.option("--precision", type=float, default=None, metavar="H",
+              help="stop once every seat's win-share 95%% half-width is at most H")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="play chunks here, or as dask tasks")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="an existing dask cluster (--backend dask) [default: start a LocalCluster]")
+@click.option("--workers", type=int, default=None,
+              help="LocalCluster worker processes (--backend dask) [default: one per core]")
+@click.option("--chunk", type=int, default=65_536, show_default=True, help="games per chunk (and shard)")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @THREADS
 @QUIET
-def simulate(players, games, seed, strategies, rules, deck, out, as_json, threads, quiet):
+def simulate(players, games, seed, strategies, rules, deck, out, resume, precision, backend, scheduler,
+             workers, chunk, as_json, threads, quiet):
     """Play many games and print one summary row per seat.
 
-    Ctrl-C stops the run: the summary then covers the games finished, no
-    --out file is written, and the exit status is 130."""
+    Ctrl-C stops the run: the summary then covers the games finished, a
+    .parquet --out file is not written (a run folder keeps its shards for
+    --resume), and the exit status is 130."""
     from zsim.output import parquet_output
     from zsim.progress import INTERRUPTED_EXIT, exit_interrupted, progress
-    from zsim.runner import (check_games_and_seed, check_out_path, rows_frame, set_threads,
-                             simulate as run, summary_json)
+    from zsim.runner import check_out_path, set_threads, summary_json
+    from zsim.runs import Plan, RunFolder, make_backend, run
 
     if quiet:
         warnings.simplefilter("ignore")
     m = _matchup(players, strategies, rules, deck)
-    check_games_and_seed(games, seed)
+    plan = Plan(m, seed, games, chunk, precision)
     set_threads(threads)
-    target = check_out_path(out) if out else None
-    summary, stopped = None, False
-    with progress(games, "simulate", quiet) as bar:
-        try:
+    target = folder = None
+    if out and out.lower().endswith(".parquet"):
+        if resume:
+            raise ZsimError("--resume needs a run folder as --out (a path not ending in .parquet)")
+        target = check_out_path(out)
+    elif out:
+        folder = RunFolder.open(out, plan, resume)
+    elif resume:
+        raise ZsimError("--resume needs --out DIR, the run folder to finish")
+    engine = make_backend(backend, scheduler, workers)
+    result = None
+    try:
+        with progress(games, "simulate", quiet) as bar:
             if target is None:
-                summary = run(m, games, seed, stop_on_interrupt=True,
-                              on_chunk=lambda so, go, first: bar.advance(so.shape[0]))
+                result = run(plan, engine, folder, on_games=bar.advance)
             else:
-                def write(so, go, first):
-                    sink.write(rows_frame(m, so, go, first))
-                    bar.advance(so.shape[0])
-
-                with parquet_output(target) as sink:
-                    summary = run(m, games, seed, on_chunk=write, stop_on_interrupt=True)
-                    if summary.interrupted:
-                        raise KeyboardInterrupt   # leave by an exception: the .part file goes
-        except KeyboardInterrupt:
-            # From the run (whose summary of the finished games is kept) or
-            # from around it, e.g. while the file was being closed: either way
-            # the temporary file has been removed and no --out file made.
-            stopped = True
-    stopped = stopped or (summary is not None and summary.interrupted)
-    if summary is None or summary.games == 0:
+                try:
+                    with parquet_output(target) as sink:
+                        result = run(plan, engine, on_games=bar.advance, on_rows=sink.write)
+                        if result.interrupted:
+                            raise KeyboardInterrupt   # leave by an exception: the .part file goes
+                except KeyboardInterrupt:
+                    if result is None:
+                        raise
+    finally:
+        engine.close()
+    summary = result.summary
+    if summary.games == 0:
         exit_interrupted(f"interrupted before any of the {games:,} games finished")
-    if stopped:
-        unwritten = f"; {target} was not written" if target is not None else ""
+    if result.interrupted:
+        kept = (f"; {target} was not written" if target is not None else
+                f"; {out} keeps them: the same command with --resume finishes the run" if folder else "")
         click.echo(f"zsim: interrupted after {summary.games:,} of {games:,} games; "
-                   f"the summary covers the finished games{unwritten}", err=True)
+                   f"the summary covers the finished games{kept}", err=True)
     if as_json:
         click.echo(json.dumps(summary_json(summary), indent=1))
     else:
-        click.echo(f"{summary.games:,} games, {players} players, seed {seed}, deck {m.deck.name}")
+        how = ""
+        if result.stopped_at_precision:
+            how = f" (win shares within ±{precision:g}; cap {games:,})"
+        elif precision is not None and not result.interrupted:
+            how = f" (the cap: ±{precision:g} not reached)"
+        resumed = f", {result.resumed_games:,} of them from {out}" if result.resumed_games else ""
+        click.echo(f"{summary.games:,} games{how}{resumed}, {players} players, seed {seed}, deck {m.deck.name}")
         _print_table(summary.table())
-    if stopped:
+    if result.interrupted:
         raise SystemExit(INTERRUPTED_EXIT)
 
 
@@ -186,11 +212,25 @@ def strategies(as_json):
 @click.option("--startup/--no-startup", default=True, show_default=True,
               help="also time a cold start (compiling) and a warm `simulate --games 1000`")
 @click.option("--memory", "memory_games", type=int, default=0, metavar="GAMES",
-              help="also report the peak RSS of `simulate --games GAMES`")
-def bench(as_json, games, repeat, reference_games, startup, memory_games):
+              help="also report the peak RSS of `simulate --games GAMES`, without and with --out DIR")
+@click.option("--scaling", is_flag=True,
+              help="instead: games/s against numba threads and against dask workers, with efficiency")
+@click.option("--workers", type=int, default=None,
+              help="--scaling: dask workers up to this many [default: one per core]")
+def bench(as_json, games, repeat, reference_games, startup, memory_games, scaling, workers):
     """Measure games per second: fast engine (1 and all threads) vs reference."""
     from zsim.bench import run_bench
 
+    if games < 1 or repeat < 1:
+        raise ZsimError("--games and --repeat must be at least 1")
+    if scaling:
+        from zsim.bench_scaling import format_rows, scaling_rows
+
+        if workers is not None and workers < 1:
+            raise ZsimError(f"--workers must be at least 1, got {workers}")
+        rows = scaling_rows(games, repeat, workers)
+        click.echo(json.dumps(rows, indent=1) if as_json else "\n".join(format_rows(rows, games, repeat)))
+        return
     run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games,
               startup=startup, memory_games=memory_games)
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Iterator
 
 import polars as pl
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from zsim.errors import ZsimError
@@ -48,8 +49,8 @@ class ParquetChunks:
         self.path = path
         self.writer: pq.ParquetWriter | None = None
 
-    def write(self, frame: pl.DataFrame) -> None:
-        table = frame.to_arrow()
+    def write(self, frame: pl.DataFrame | pa.Table) -> None:
+        table = frame if isinstance(frame, pa.Table) else frame.to_arrow()
         if self.writer is None:
             self.writer = pq.ParquetWriter(str(self.path), table.schema, compression="zstd")
         self.writer.write_table(table)
