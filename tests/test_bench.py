@@ -34,3 +34,23 @@ def test_bench_text_names_the_ratios():
                                       "--reference-games", "3", "--no-startup"])
     assert result.exit_code == 0, result.output
     assert "x reference" in result.output and "games/s" in result.output
+
+
+def test_bench_scaling_rows():
+    import numba
+
+    result = CliRunner().invoke(cli, ["bench", "--scaling", "--json", "--games", "4000", "--repeat", "1",
+                                      "--workers", "2"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    local = [r for r in rows if r["backend"] == "local"]
+    dask = [r for r in rows if r["backend"] == "dask"]
+    assert [r["units"] for r in local] == list(range(1, numba.config.NUMBA_NUM_THREADS + 1))
+    assert [r["units"] for r in dask] == [1, 2]
+    for group in (local, dask):
+        one = group[0]["games_per_s"]
+        assert group[0]["efficiency"] == 1.0
+        for r in group:
+            assert r["games_per_s"] > 0
+            assert r["efficiency"] == r["games_per_s"] / (r["units"] * one)
+    assert all(r["vs_local_same_cores"] > 0 for r in dask)
