@@ -201,3 +201,42 @@ def test_cli_refuses_bad_run_options(args, message, tmp_path):
     assert isinstance(r.exception, ZsimError), r.output
     assert message in str(r.exception)
     assert not list(tmp_path.iterdir())
+
+
+def test_precision_run_resumed_stops_where_an_unbroken_one_does(tmp_path):
+    plan = Plan(M, seed=21, games=400_000, chunk=400, precision=0.015)
+    whole = run(plan)
+    assert whole.stopped_at_precision and whole.summary.games > 1_200
+    folder = RunFolder.open(tmp_path / "run", plan, resume=False)
+    assert run(plan, StopAfter(3), folder).interrupted
+    again = run(plan, folder=RunFolder.open(tmp_path / "run", plan, resume=True))
+    assert again.resumed_games == 1_200 and again.stopped_at_precision
+    assert (again.summary.agg == whole.summary.agg).all()
+    assert len(list((tmp_path / "run").glob("chunk-*.parquet"))) == whole.summary.games // 400
+
+
+def test_cli_ctrl_c_keeps_the_run_folder_for_resume(monkeypatch, tmp_path):
+    from zsim import runner, runs
+
+    real = runner.play_chunk
+    calls = []
+
+    def third_is_cut(m, seed, first, n, *a, **kw):
+        calls.append(first)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(m, seed, first, n, *a, **kw)
+
+    args = ["simulate", "-p", "2", "--games", "10000", "--chunk", "2000", "--seed", "2", "--json", "-q",
+            "--out", str(tmp_path / "run")]
+    monkeypatch.setattr(runs, "play_chunk", third_is_cut)
+    cut = cli(*args)
+    assert cut.exit_code == 130
+    assert "interrupted after 4,000 of 10,000 games" in cut.stderr and "--resume" in cut.stderr
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
+        "chunk-00000000.parquet", "chunk-00000001.parquet", "manifest.json"]
+    monkeypatch.undo()
+    done = cli(*args, "--resume")
+    assert done.exit_code == 0, done.output
+    fresh = cli(*args[:-1], str(tmp_path / "fresh"))
+    assert json.loads(done.stdout) == json.loads(fresh.stdout)
