@@ -481,7 +481,6 @@ def interrupt(proc: subprocess.Popen) -> tuple[str, str]:
             proc.communicate()
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_ctrl_c_stops_simulate_cleanly(tmp_path):
     planned = 200_000_000
     proc = start(["simulate", "--players", "4", "--games", str(planned), "--quiet",
@@ -505,7 +504,6 @@ def test_ctrl_c_stops_simulate_cleanly(tmp_path):
     assert files_in(tmp_path) == []                      # no target, no .part file
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process is POSIX")
 def test_ctrl_c_stops_tournament_cleanly(tmp_path):
     proc = start(["tournament", "--field", "simple,random", "-p", "2", "--games", "100000000",
                   "--out", "t.parquet"], tmp_path)

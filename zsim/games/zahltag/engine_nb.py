@@ -34,7 +34,8 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DEAL, LOG_DECK, LOG_END, LOG_FINISH,
                                           LOG_REVEAL, LOG_SETUP, LOG_SHUFFLE, LOG_TURN,
-                                          SHUFFLE_FORCED, SHUFFLE_IN_A_ROW, emit_nb, log_deck_nb)
+                                          SHUFFLE_FORCED, SHUFFLE_IN_A_ROW, emit_nb, event_nb,
+                                          log_deck_nb)
 from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
@@ -190,11 +191,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
         for s in range(n_players):
             act = _adjust_step_nb(s, True, strat_ids, strat_params, hand, left, right, stacks,
                                   money, alive, demand, pub, rules, rng, game_out)
-            emit_nb(log, record, LOG_SETUP)
-            emit_nb(log, record, 3)
-            emit_nb(log, record, s)
-            emit_nb(log, record, rnd)
-            emit_nb(log, record, act)
+            event_nb(log, record, LOG_SETUP, 3, s, rnd, act)
     pub[K.PUB_ROUND] = 0
 
     # ---- play
@@ -205,15 +202,12 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     cur = 0
     leader = -1
     while not ended:
-        leader = lead_nb(money, alive, leader, game_out)
         if alive[cur] == 0:
             cur = (cur + 1) % n_players
             continue
+        leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
         pub[K.PUB_TURN] += 1
-        emit_nb(log, record, LOG_TURN)
-        emit_nb(log, record, 2)
-        emit_nb(log, record, cur)
-        emit_nb(log, record, pub[K.PUB_TURN])
+        event_nb(log, record, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
         # 1. finish jobs: right -> hand, left -> right
         moved = 0
@@ -237,10 +231,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
         # 2. adjust workers
         act = _adjust_step_nb(cur, False, strat_ids, strat_params, hand, left, right, stacks,
                               money, alive, demand, pub, rules, rng, game_out)
-        emit_nb(log, record, LOG_ADJUST)
-        emit_nb(log, record, 2)
-        emit_nb(log, record, cur)
-        emit_nb(log, record, act)
+        event_nb(log, record, LOG_ADJUST, 2, cur, act, 0)
         if rules[K.R_OVER_CAP_PENALIZE] != 0:
             excess = owned_nb(cur, hand, left, right) - rules[K.R_CARD_CAP]
             if excess > 0:
@@ -262,10 +253,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             deck[top] = K.PAYDAY
             top += 1
             pub[K.PUB_PAYDAYS_LEFT] -= 1
-            emit_nb(log, record, LOG_REVEAL)
-            emit_nb(log, record, 2)
-            emit_nb(log, record, K.PAYDAY)
-            emit_nb(log, record, 1)
+            event_nb(log, record, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
             event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
                                       rules, seat_out, game_out, scratch, log, record)
             if ended:
@@ -279,10 +267,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
         while True:
             card = deck[top]
             top += 1
-            emit_nb(log, record, LOG_REVEAL)
-            emit_nb(log, record, 2)
-            emit_nb(log, record, card)
-            emit_nb(log, record, 0)
+            event_nb(log, record, LOG_REVEAL, 2, card, 0, 0)
             if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
                 top -= 1
                 shuffle_nb(deck, top, n_cards, rng)
@@ -322,8 +307,6 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     for s in range(n_players):
         if elim[s] != 0:
             game_out[K.G_ELIMINATIONS] += 1
-    emit_nb(log, record, LOG_END)
-    emit_nb(log, record, 1)
-    emit_nb(log, record, end_reason)
+    event_nb(log, record, LOG_END, 1, end_reason, 0, 0)
 
 

@@ -38,6 +38,20 @@ def emit_nb(log, record, value):
 
 
 @hot_inline
+def event_nb(log, record, code, n, a, b, c):
+    """Append a whole short event: ``code``, ``n`` and the first ``n`` (1..3)
+    of ``a, b, c``."""
+    if record:
+        emit_nb(log, record, code)
+        emit_nb(log, record, n)
+        emit_nb(log, record, a)
+        if n > 1:
+            emit_nb(log, record, b)
+        if n > 2:
+            emit_nb(log, record, c)
+
+
+@hot_inline
 def log_deck_nb(log, record, code, reason, deck, lo, hi):
     if record:
         if code == LOG_SHUFFLE:

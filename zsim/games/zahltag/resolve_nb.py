@@ -7,7 +7,8 @@ these from its turn loop.
 from __future__ import annotations
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.events_nb import LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, emit_nb
+from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, emit_nb,
+                                          event_nb)
 from zsim.games.zahltag.moves_nb import owned_nb
 from zsim.jit import hot_inline
 from zsim.strategy_registry import dispatcher
@@ -29,10 +30,7 @@ def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, e
     elim[seat] = event
     seat_out[seat, K.S_ELIMINATED] = event
     pub[K.PUB_N_ALIVE] -= 1
-    emit_nb(log, record, LOG_ELIM)
-    emit_nb(log, record, 2)
-    emit_nb(log, record, seat)
-    emit_nb(log, record, reason)
+    event_nb(log, record, LOG_ELIM, 2, seat, reason, 0)
 
 
 @hot_inline
@@ -134,10 +132,7 @@ def job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks,
     if n_bidders == 0:
         game_out[K.G_JOBS_NO_BID] += 1
         if record:
-            emit_nb(log, record, LOG_AWARD)
-            emit_nb(log, record, 2)
-            emit_nb(log, record, job)
-            emit_nb(log, record, 0)
+            event_nb(log, record, LOG_AWARD, 2, job, 0, 0)
         return event
     if n_bidders == 1:
         game_out[K.G_JOBS_ONE_BID] += 1
