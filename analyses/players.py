@@ -16,7 +16,6 @@ from analyses import common, stats
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Mean, Ratio
-from zsim.games.zahltag import constants as K
 from zsim.runner import BID_COLUMNS, Matchup
 
 COUNTING = "counter"

@@ -8,7 +8,6 @@ import re
 import shlex
 from pathlib import Path
 
-import pytest
 
 from analyses import players
 from analyses.report import display_table
