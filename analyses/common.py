@@ -26,7 +26,7 @@ GAME_METRICS = [
     Ratio("payday_share_of_income", "all_payday_paid", "all_job_income"),
 ]
 
-#: what each figure means, with its unit, for tables and axis labels
+#: axis labels: what each plotted figure is, with its unit
 LABELS = {
     "seat_advantage": "seat advantage (1 − largest gap in win share)",
     "winner_margin": "winner's margin (millions)",
@@ -39,10 +39,6 @@ LABELS = {
     "payday_share_of_income": "payday cost / job income",
     "win_share": "win share",
     "money": "final money (millions)",
-    "job_income": "job income (millions)",
-    "payday_paid": "payday cost (millions)",
-    "jobs_won_seat": "jobs won",
-    "idle_at_payday": "cards idle at paydays",
 }
 
 

@@ -33,7 +33,6 @@ class Collected:
     seat: pl.DataFrame | None = None       # by keys + seat_by
     game: pl.DataFrame | None = None       # by keys
     money_hist: pl.DataFrame | None = None  # keys, money, count
-    games: int = 0
 
 
 @dataclass
@@ -81,8 +80,6 @@ def play_points(points: list[Point], seed: int, collectors: list[Collector],
             if advance is not None:
                 advance(seat_out.shape[0])
         simulate(point.matchup, point.games, seed, chunk=chunk, on_chunk=on_chunk)
-    for c in collectors:
-        c.out.games = sum(p.games for p in points)
 
 
 def split_games(games: int, parts: int) -> int:

@@ -47,7 +47,7 @@ import polars as pl
 from analyses.result import AnalysisResult
 from zsim.errors import ZsimError
 
-__all__ = ["display_table", "format_cell", "format_ci", "format_float", "write_report"]
+__all__ = ["check_target", "display_table", "format_cell", "format_ci", "format_float", "write_report"]
 
 #: resolution of the PNGs; ~110 dpi keeps a 6x4 inch figure around 660x440 px
 FIGURE_DPI = 110
@@ -392,8 +392,12 @@ def _md_document(meta: dict, command: str, sections: list[dict]) -> str:
 # writing
 
 
-def _check_target(out_dir: Path) -> None:
-    """Refuse to clobber anything that is not an earlier zsim report."""
+def check_target(out_dir: Path) -> None:
+    """Refuse to clobber anything that is not an earlier zsim report (also
+    called by ``zsim report`` before it plays a game)."""
+    parent = out_dir.parent if str(out_dir.parent) else Path(".")
+    if not parent.is_dir():
+        raise ZsimError(f"report folder {str(parent)!r} does not exist; create it first")
     if out_dir.name in ("", ".", ".."):
         raise ZsimError(f"report folder {str(out_dir)!r} has no name; give a folder such as report/")
     if out_dir.is_symlink():
@@ -407,7 +411,7 @@ def _check_target(out_dir: Path) -> None:
     if (out_dir / "index.html").is_file() and (out_dir / "report.md").is_file():
         return
     raise ZsimError(
-        f"report folder {out_dir} exists and is not a zsim report "
+        f"report folder {out_dir} holds other files and is not a zsim report "
         "(no index.html and report.md); choose another --out or remove it"
     )
 
@@ -464,7 +468,7 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str,
     raises."""
     out_dir = Path(os.path.abspath(os.fspath(out_dir)))
     try:
-        _check_target(out_dir)
+        check_target(out_dir)
         command_text = _command_text(command)
         out_dir.parent.mkdir(parents=True, exist_ok=True)
         tmp = _make_hidden_dir(out_dir.parent, f".{out_dir.name}.tmp-")
@@ -487,7 +491,7 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str,
                                             encoding="utf-8")
             (tmp / "report.md").write_text(_md_document(meta, command_text, sections),
                                            encoding="utf-8")
-            _check_target(out_dir)     # the folder may have changed while we rendered
+            check_target(out_dir)     # the folder may have changed while we rendered
             _swap_into_place(tmp, out_dir)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import platform
 import shlex
 from dataclasses import dataclass
-from pathlib import Path
 
 import polars as pl
 
@@ -13,7 +12,6 @@ from analyses import deck as deck_analysis
 from analyses import hand_size, payday_cost, players
 from analyses.result import AnalysisResult
 from zsim import __version__
-from zsim.errors import ZsimError
 from zsim.games.zahltag.deck import DEFAULT_DECK_NAME, Deck
 from zsim.games.zahltag.rules import Rules
 from zsim.strategy_registry import registry
@@ -138,13 +136,3 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "machine": f"{platform.machine()}, {numba.config.NUMBA_NUM_THREADS} threads; "
                        f"python {platform.python_version()}, numba {numba.__version__}, numpy {numpy.__version__}, "
                        f"polars {pl.__version__}"}
-
-
-def check_target(out: Path) -> None:
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise ZsimError(f"--out folder {str(parent)!r} does not exist")
-    if out.exists() and not out.is_dir():
-        raise ZsimError(f"--out {str(out)!r} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()) and not ((out / "index.html").exists() and (out / "report.md").exists()):
-        raise ZsimError(f"--out {str(out)!r} is a folder with other files in it; give a new or an old report folder")

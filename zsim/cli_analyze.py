@@ -266,7 +266,7 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
     """Every analysis, the built-in tournament and the run's metadata as an HTML
     and Markdown report with PNG plots."""
     from analyses import report_run
-    from analyses.report import write_report
+    from analyses.report import check_target, write_report
     from zsim.games.zahltag.deck import load_deck
 
     plist = _parse_int_list(players_list, "--players", 2, 4)
@@ -276,7 +276,7 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
     if deals < 1:
         raise ZsimError(f"--tournament-games must be at least 1, got {deals}")
     target = Path(out)
-    report_run.check_target(target)
+    check_target(target)
     plan = report_run.Plan(plist, field, games, deals, seed, r, d)
     started = time.time()
     results = _play("report", plan.total_games(), quiet, threads, lambda adv: report_run.run(plan, adv))

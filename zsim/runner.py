@@ -74,14 +74,28 @@ def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
 def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
                seat_out: np.ndarray | None = None, game_out: np.ndarray | None = None):
     """Play games ``first_game .. first_game + n_games - 1``; returns the
-    (seat_out [n, P, N_SEAT_STATS], game_out [n, N_GAME_STATS]) arrays."""
+    (seat_out [n, P, N_SEAT_STATS], game_out [n, N_GAME_STATS]) arrays; raises
+    ZsimError if any strategy made an illegal decision."""
     if seat_out is None:
         seat_out = np.zeros((n_games, m.players, K.N_SEAT_STATS), np.int64)
         game_out = np.zeros((n_games, K.N_GAME_STATS), np.int64)
     ids, params = strategy_arrays(list(m.strategies))
     play_batch_nb(np.uint64(seed), first_game, n_games, m.rules.as_array(), m.deck.needs, ids,
                   params, seat_out, game_out, BLOCK)
+    # the engine plays an illegal decision as a pass; a run built on one is not to be trusted
+    if int(game_out[:n_games, K.G_ILLEGAL].sum()):
+        raise ZsimError(f"a strategy made an illegal move (engine bug): games {first_game}.."
+                        f"{first_game + n_games - 1}, seed {seed}, strategies {', '.join(m.strategies)}")
     return seat_out[:n_games], game_out[:n_games]
+
+
+def win_share_ci(agg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's win share and its 95% half-width, from running sums."""
+    a = agg.astype(np.float64)
+    n = a[:, A_GAMES]
+    win = a[:, A_WIN_UNITS] / (WIN_UNITS * n)
+    win_var = np.maximum(a[:, A_WIN_UNITS_SQ] / (WIN_UNITS ** 2 * n) - win ** 2, 0.0)
+    return win, 1.96 * np.sqrt(win_var / n)
 
 
 @dataclass
@@ -97,13 +111,12 @@ class Summary:
         n = a[:, A_GAMES]
         money_mean = a[:, A_MONEY] / n
         money_var = np.maximum(a[:, A_MONEY_SQ] / n - money_mean ** 2, 0.0) * n / np.maximum(n - 1, 1)
-        win = a[:, A_WIN_UNITS] / (WIN_UNITS * n)
-        win_var = np.maximum(a[:, A_WIN_UNITS_SQ] / (WIN_UNITS ** 2 * n) - win ** 2, 0.0)
+        win, win_ci = win_share_ci(self.agg)
         return pl.DataFrame({
             "seat": list(range(self.matchup.players)),
             "strategy": list(self.matchup.strategies),
             "win_share": win,
-            "win_ci95": 1.96 * np.sqrt(win_var / n),
+            "win_ci95": win_ci,
             "money_mean": money_mean,
             "money_sd": np.sqrt(money_var),
             "mean_place": a[:, A_PLACE] / n,
@@ -135,9 +148,6 @@ def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
         while done < games:
             n = min(size, games - done)
             seat_out, game_out = play_chunk(m, seed, done, n, seat_buf, game_buf)
-            if int(game_out[:, K.G_ILLEGAL].sum()):
-                raise ZsimError("a strategy made an illegal move (engine bug): "
-                                f"games {done}..{done + n - 1}, seed {seed}")
             accumulate_nb(seat_out, n, agg)
             if on_chunk is not None:
                 on_chunk(seat_out, game_out, done)
