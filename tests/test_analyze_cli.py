@@ -178,7 +178,7 @@ def test_report_renders_with_only_existing_files(tmp_path):
 def test_report_refuses_a_folder_of_other_files(tmp_path):
     (tmp_path / "notes.txt").write_text("mine")
     r = invoke("report", "--players", "2", "--games", "50", "--out", str(tmp_path), "-q")
-    assert isinstance(r.exception, ZsimError) and "other files" in str(r.exception)
+    assert isinstance(r.exception, ZsimError) and "notes.txt" in str(r.exception)
     assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from analyses.report import format_ci, format_float, write_report
 from analyses.result import AnalysisResult
-from zsim.errors import ZsimError
+from zsim.errors import OutputError, ZsimError
 
 META = {
     "zsim version": "0.test",
@@ -105,11 +105,7 @@ def _hidden_leftovers(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if p.name.startswith("."))
 
 
-@pytest.fixture(autouse=True)
-def _no_open_figures():
-    plt.close("all")
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("no_open_figures")
 
 
 @pytest.fixture
@@ -248,11 +244,9 @@ def test_toc_and_section_order(rendered):
 
 def test_rerender_replaces_existing_report(rendered):
     out, _, _ = rendered
-    (out / "figures" / "stale.png").write_bytes(b"old")
-    (out / "extra.txt").write_text("old")
     only_second = _results()[1:]
     write_report(only_second, {"zsim version": "0.test"}, "zsim report again", out)
-    assert not (out / "extra.txt").exists()
+    assert not (out / "figures" / "win-share-1.png").exists()
     assert sorted(p.name for p in (out / "figures").iterdir()) == ["hand-size-1.png",
                                                                    "hand-size-2.png"]
     text = (out / "index.html").read_text(encoding="utf-8")
@@ -277,7 +271,8 @@ def test_refuses_foreign_folder(tmp_path):
     with pytest.raises(ZsimError) as err:
         write_report(_results(), META, COMMAND, out)
     msg = str(err.value)
-    assert "\n" not in msg and "not a zsim report" in msg and str(out) in msg
+    assert "\n" not in msg and "no zsim report manifest" in msg and str(out) in msg
+    assert "notes.txt" in msg
     assert sorted((p.name, p.read_bytes()) for p in out.iterdir()) == before
     assert _hidden_leftovers(tmp_path) == []
     assert plt.get_fignums() == []
@@ -344,7 +339,7 @@ def test_failed_swap_restores_previous_report(rendered, monkeypatch):
         return real_rename(src, dst)
 
     monkeypatch.setattr(os, "rename", rename)
-    with pytest.raises(OSError, match="rename refused"):
+    with pytest.raises(OutputError, match="rename refused"):
         write_report(_results(), {"other": 1}, "other command", out)
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before

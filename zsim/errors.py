@@ -1,5 +1,49 @@
-"""The one exception type zsim shows to users as a single line (exit code 2)."""
+"""The exceptions zsim shows to users as a single line, and the exit codes.
+
+Exit codes (the README's table):
+
+* 0: done;
+* 2: bad input (an option, a file given to read, a run folder that does not
+  match): :class:`ZsimError`;
+* 74: an output could not be written (disk full, no permission, a read-only
+  filesystem, an I/O error): :class:`OutputError`. Every temporary file of
+  the command is gone by then, and a run folder is left as ``--resume``
+  can finish it;
+* 128 + the signal: stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).
+"""
+from __future__ import annotations
+
+import errno
+import os
+
+EXIT_BAD_INPUT = 2
+EXIT_CANNOT_WRITE = 74      # sysexits.h's EX_IOERR
 
 
 class ZsimError(ValueError):
     """Bad input: the message names the problem and is shown as one line."""
+    exit_code = EXIT_BAD_INPUT
+
+
+class OutputError(ZsimError):
+    """An output could not be written; the message names the file and why."""
+    exit_code = EXIT_CANNOT_WRITE
+
+
+def describe_os_error(exc: BaseException) -> str:
+    """``strerror`` of an OSError in plain words (pyarrow and polars raise
+    OSErrors whose text is all they carry)."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return os.strerror(exc.errno)       # pyarrow's strerror carries a paragraph
+    text = str(exc).strip().splitlines()
+    line = text[-1] if text else exc.__class__.__name__
+    for code in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EROFS, errno.EIO, errno.EFBIG):
+        name = os.strerror(code)
+        if name.lower() in line.lower() or errno.errorcode[code] in line:
+            return name
+    return line
+
+
+def output_error(exc: BaseException, what: str) -> OutputError:
+    """The one-line error for a failed write of ``what`` (a path or a label)."""
+    return OutputError(f"cannot write {what}: {describe_os_error(exc)}")
