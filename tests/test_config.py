@@ -244,8 +244,12 @@ def test_parse_rule_options():
     assert parse_rule_options(()) == Rules()
 
 
-def test_parse_rule_options_last_one_wins():
-    assert parse_rule_options(["max_bid=3", "max_bid=4"]).max_bid == 4
+def test_parse_rule_options_refuses_a_repeated_key():
+    # a repeated key is a mistake to report, not a last-one-wins override
+    with pytest.raises(ZsimError) as exc:
+        parse_rule_options(["max_bid=3", " max_bid = 4 "])
+    msg = str(exc.value)
+    assert "max_bid" in msg and "max_bid=3" in msg and "max_bid=4" in msg and "twice" in msg, msg
 
 
 def test_parse_rule_options_with_a_base():

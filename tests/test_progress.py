@@ -286,9 +286,9 @@ def files_in(folder: Path) -> list[str]:
 
 
 def test_simulate_interrupted_prints_the_finished_games(monkeypatch, tmp_path):
-    from zsim import runs
+    from zsim import backends
 
-    interrupt_at(monkeypatch, runs, 3)                 # two chunks finish, the third is cut
+    interrupt_at(monkeypatch, backends, 3)                 # two chunks finish, the third is cut
     target = tmp_path / "games.parquet"
     result = CliRunner().invoke(cli, ["simulate", "--games", "1000000", "--seed", "3", "--json",
                                       "--out", str(target), "--quiet"])
@@ -306,9 +306,9 @@ def test_simulate_interrupted_prints_the_finished_games(monkeypatch, tmp_path):
 
 
 def test_simulate_interrupted_table_names_the_finished_games(monkeypatch):
-    from zsim import runs
+    from zsim import backends
 
-    interrupt_at(monkeypatch, runs, 2)
+    interrupt_at(monkeypatch, backends, 2)
     result = CliRunner().invoke(cli, ["simulate", "--games", "500000", "-p", "2"])
     assert result.exit_code == INTERRUPTED_EXIT
     assert result.stdout.splitlines()[0].startswith(f"{CHUNK:,} games, 2 players")
@@ -342,9 +342,9 @@ def test_simulate_interrupted_while_writing_counts_the_folded_chunks(monkeypatch
 
 
 def test_simulate_interrupted_before_any_game(monkeypatch, tmp_path):
-    from zsim import runs
+    from zsim import backends
 
-    interrupt_at(monkeypatch, runs, 1)
+    interrupt_at(monkeypatch, backends, 1)
     result = CliRunner().invoke(cli, ["simulate", "--games", "1000", "--out",
                                       str(tmp_path / "g.parquet")])
     assert result.exit_code == INTERRUPTED_EXIT
@@ -354,9 +354,9 @@ def test_simulate_interrupted_before_any_game(monkeypatch, tmp_path):
 
 
 def test_simulate_interrupt_keeps_an_existing_out_file(monkeypatch, tmp_path):
-    from zsim import runs
+    from zsim import backends
 
-    interrupt_at(monkeypatch, runs, 2)
+    interrupt_at(monkeypatch, backends, 2)
     target = tmp_path / "games.parquet"
     target.write_bytes(b"precious")
     result = CliRunner().invoke(cli, ["simulate", "--games", "200000", "--out", str(target)])

@@ -16,7 +16,8 @@ import pytest
 
 from zsim.errors import ZsimError
 from zsim.runner import Matchup, play_chunk, rows_frame, simulate
-from zsim.runs import LocalBackend, Plan, RunFolder, precise_enough, read_rows, run
+from zsim.backends import LocalBackend
+from zsim.runs import Plan, RunFolder, precise_enough, read_rows, run
 
 M = Matchup(3, ("simple", "counter", "random"))
 
@@ -44,8 +45,10 @@ def test_a_run_folder_holds_every_game_once(tmp_path):
     whole = simulate(M, 10_000, 5)
     assert (res.summary.agg == whole.agg).all() and res.summary.games == 10_000
     names = sorted(p.name for p in (tmp_path / "run").iterdir())
-    assert names == ["chunk-00000000.parquet", "chunk-00000001.parquet", "chunk-00000002.parquet",
+    assert names == ["SHA256SUMS", "chunk-00000000.parquet", "chunk-00000001.parquet", "chunk-00000002.parquet",
                      "chunk-00000003.parquet", "manifest.json", "summary.json"]
+    sums = (tmp_path / "run" / "SHA256SUMS").read_text().splitlines()      # sha256sum -c reads it
+    assert [line.split("  ")[1] for line in sums] == names[1:5]
     so, go = play_chunk(M, 5, 0, 10_000)
     assert rows_of(tmp_path / "run").equals(rows_frame(M, so, go, 0))
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
@@ -129,7 +132,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
 # ---------------------------------------------------------------- dask
 @pytest.fixture(scope="module")
 def dask_backend():
-    from zsim.runs import DaskBackend
+    from zsim.backends import DaskBackend
 
     backend = DaskBackend(workers=2)
     yield backend
@@ -216,7 +219,7 @@ def test_precision_run_resumed_stops_where_an_unbroken_one_does(tmp_path):
 
 
 def test_cli_ctrl_c_keeps_the_run_folder_for_resume(monkeypatch, tmp_path):
-    from zsim import runner, runs
+    from zsim import backends, runner
 
     real = runner.play_chunk
     calls = []
@@ -229,12 +232,12 @@ def test_cli_ctrl_c_keeps_the_run_folder_for_resume(monkeypatch, tmp_path):
 
     args = ["simulate", "-p", "2", "--games", "10000", "--chunk", "2000", "--seed", "2", "--json", "-q",
             "--out", str(tmp_path / "run")]
-    monkeypatch.setattr(runs, "play_chunk", third_is_cut)
+    monkeypatch.setattr(backends, "play_chunk", third_is_cut)
     cut = cli(*args)
     assert cut.exit_code == 130
     assert "interrupted after 4,000 of 10,000 games" in cut.stderr and "--resume" in cut.stderr
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
-        "chunk-00000000.parquet", "chunk-00000001.parquet", "manifest.json"]
+        "SHA256SUMS", "chunk-00000000.parquet", "chunk-00000001.parquet", "manifest.json"]
     monkeypatch.undo()
     done = cli(*args, "--resume")
     assert done.exit_code == 0, done.output

@@ -8,11 +8,17 @@ change any of them and the next process compiles afresh into a new folder.
 The folder lives under ``$ZSIM_CACHE_DIR`` (default ``$XDG_CACHE_HOME/zsim`` or
 ``~/.cache/zsim``), so a read-only install still caches; when that is not
 writable either, a folder under the system temp directory is used.
+
+A damaged cache entry (a file cut short by a full disk or a killed process,
+or garbled on disk) is treated as a miss: zsim removes that entry, says so
+in one line on stderr, and numba compiles the kernel again and re-caches it.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -70,4 +76,71 @@ def configure_numba_cache() -> Path:
         folder.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(folder)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    global _folder
+    _folder = folder
+    _guard_cache_loads()
     return folder
+
+
+# ---------------------------------------------------------------- damaged entries
+#: the folder :func:`configure_numba_cache` chose, named in the damage notice
+_folder: Path | None = None
+_damage_reported = False
+
+
+def _remove_entry(cache_file) -> None:
+    """Delete one kernel's index (``*.nbi``) and its data files (``*.N.nbc``):
+    with the index unreadable there is no telling which data files are sound."""
+    index = Path(cache_file._index_path)
+    base = index.name[:-len(".nbi")]
+    data = re.compile(re.escape(base) + r"\.\d+\.nbc\Z")
+    victims = [index]
+    try:
+        victims += [p for p in index.parent.iterdir() if data.match(p.name)]
+    except OSError:
+        pass
+    for path in victims:
+        try:
+            path.unlink()
+        except OSError:     # gone already (another process cleaned it), or not ours to remove
+            pass
+
+
+def _report_damage(cache_path: str) -> None:
+    global _damage_reported
+    if _damage_reported:
+        return
+    _damage_reported = True
+    folder = _folder or cache_path
+    try:
+        print(f"zsim: the kernel cache in {folder} was damaged; compiling afresh",
+              file=sys.stderr, flush=True)
+    except (OSError, ValueError):     # no usable stderr: the run itself still goes on
+        pass
+
+
+def _guard_cache_loads() -> None:
+    """Make numba treat a cache entry that fails to load as a miss.
+
+    numba reads an index and a data file with pickle and lets whatever that
+    raises (EOFError, UnpicklingError, ...) escape from the kernel's first
+    call, so one truncated file would stop every later run. The wrapper
+    removes the entry and returns None: numba compiles as if nothing were
+    cached and writes a fresh entry."""
+    from numba.core.caching import Cache
+
+    if getattr(Cache.load_overload, "_zsim_guarded", False):
+        return
+    original = Cache.load_overload
+
+    @functools.wraps(original)
+    def load_overload(self, sig, target_context):
+        try:
+            return original(self, sig, target_context)
+        except Exception:   # KeyboardInterrupt and SystemExit are not Exceptions: they go through
+            _remove_entry(self._cache_file)
+            _report_damage(self._cache_path)
+            return None
+
+    load_overload._zsim_guarded = True
+    Cache.load_overload = load_overload

@@ -2,7 +2,8 @@
 
 Every figure is the median of ``repeat`` runs; ratios compare engines and
 thread counts measured in the same process, so a noisy shared machine moves
-both sides of a ratio together.
+both sides of a ratio together.  ``reference_games=0`` skips the (slow)
+reference engine: the rows then carry no reference and no ``vs_reference``.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import time
 import click
 import numba
 
+from zsim.errors import ZsimError
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
 from zsim.runner import Matchup, play_chunk
@@ -113,15 +115,22 @@ def peak_rss_mb(games: int, out: str | None = None) -> float:
 
 def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
               startup: bool = True, memory_games: int = 0) -> list[dict]:
+    if reference_games < 0:
+        raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
+                        f"got {reference_games}")
     all_threads = numba.config.NUMBA_NUM_THREADS
     rows: list[dict] = []
     for players in (2, 4):
-        ref = reference_rate(players, reference_games, max(1, repeat // 2))
-        rows.append({"engine": "reference", "players": players, "threads": 1, "games_per_s": ref,
-                     "field": FIELD})
+        ref = None
+        if reference_games:
+            ref = reference_rate(players, reference_games, max(1, repeat // 2))
+            rows.append({"engine": "reference", "players": players, "threads": 1, "games_per_s": ref,
+                         "field": FIELD})
         one = fast_rate(players, 1, games, repeat)
         rows.append({"engine": "fast", "players": players, "threads": 1, "games_per_s": one,
-                     "field": FIELD, "vs_reference": one / ref})
+                     "field": FIELD})
+        if ref is not None:
+            rows[-1]["vs_reference"] = one / ref
         if all_threads > 1:
             many = fast_rate(players, all_threads, games, repeat)
             rows.append({"engine": "fast", "players": players, "threads": all_threads,
@@ -147,8 +156,9 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
     if as_json:
         click.echo(json.dumps(rows, indent=1))
     else:
+        reference = f"{reference_games} games" if reference_games else "skipped (--reference-games 0)"
         click.echo(f"field: {FIELD} in every seat; medians of {repeat} runs of {games:,} games "
-                   f"(reference: {reference_games} games)")
+                   f"(reference: {reference})")
         for r in rows:
             note = ""
             if "vs_reference" in r:

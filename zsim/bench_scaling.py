@@ -15,7 +15,8 @@ import numba
 
 from zsim.bench import FIELD, fast_rate
 from zsim.runner import Matchup
-from zsim.runs import DaskBackend, Plan, run
+from zsim.backends import DaskBackend
+from zsim.runs import Plan, run
 
 
 def dask_rate(workers: int, games: int, repeat: int) -> float:

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import warnings
 
 import click
 
 from zsim import __version__
-from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, STRATEGIES, THREADS
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, STRATEGIES, THREADS, check_given
 from zsim.errors import ZsimError
 
 
@@ -46,8 +47,9 @@ def cli():
               help="stop once every seat's win-share 95%% half-width is at most H")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="play chunks here, or as dask tasks")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-              help="an existing dask cluster (--backend dask) [default: start a LocalCluster]")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="an existing dask cluster's scheduler: tcp://HOST:PORT, tls://HOST:PORT, or HOST:PORT "
+                   "(read as tcp) (--backend dask) [default: start a LocalCluster]")
 @click.option("--workers", type=int, default=None,
               help="LocalCluster worker processes (--backend dask) [default: one per core]")
 @click.option("--chunk", type=int, default=65_536, show_default=True, help="games per chunk (and shard)")
@@ -62,15 +64,22 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
     .parquet --out file is not written (a run folder keeps its shards for
     --resume), and the exit status is 130."""
     from zsim.output import parquet_output
-    from zsim.progress import INTERRUPTED_EXIT, exit_interrupted, progress
-    from zsim.runner import check_out_path, set_threads, summary_json
-    from zsim.runs import Plan, RunFolder, make_backend, run
+    from zsim.progress import exit_interrupted, progress
+    from zsim.signals import describe as describe_stop
+    from zsim.signals import exit_code as stop_exit_code
+    from zsim.signals import forget_unhandled_interrupt
+    from zsim.runner import check_chunk_memory, check_out_path, set_threads, summary_json
+    from zsim.backends import make_backend
+    from zsim.runs import Plan, RunFolder, run
 
     if quiet:
         warnings.simplefilter("ignore")
+    check_given(out, "--out")
     m = _matchup(players, strategies, rules, deck)
     plan = Plan(m, seed, games, chunk, precision)
     set_threads(threads)
+    in_flight = 1 if backend == "local" else 2 * (workers or os.cpu_count() or 1) + 1
+    check_chunk_memory(min(chunk, games), players, rows=out is not None, in_flight=in_flight)
     target = folder = None
     if out and out.lower().endswith(".parquet"):
         if resume:
@@ -99,11 +108,11 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
         engine.close()
     summary = result.summary
     if summary.games == 0:
-        exit_interrupted(f"interrupted before any of the {games:,} games finished")
+        exit_interrupted(f"before any of the {games:,} games finished")
     if result.interrupted:
         kept = (f"; {target} was not written" if target is not None else
                 f"; {out} keeps them: the same command with --resume finishes the run" if folder else "")
-        click.echo(f"zsim: interrupted after {summary.games:,} of {games:,} games; "
+        click.echo(f"zsim: {describe_stop()} after {summary.games:,} of {games:,} games; "
                    f"the summary covers the finished games{kept}", err=True)
     if as_json:
         click.echo(json.dumps(summary_json(summary), indent=1))
@@ -117,7 +126,8 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
         click.echo(f"{summary.games:,} games{how}{resumed}, {players} players, seed {seed}, deck {m.deck.name}")
         _print_table(summary.table())
     if result.interrupted:
-        raise SystemExit(INTERRUPTED_EXIT)
+        forget_unhandled_interrupt()
+        raise SystemExit(stop_exit_code())
 
 
 @cli.command()
@@ -136,6 +146,7 @@ def record(players, seed, games, first, strategies, rules, deck, out):
     from zsim.output import atomic_path
     from zsim.runner import check_games_and_seed, check_out_path
 
+    check_given(out, "--out")
     m = _matchup(players, strategies, rules, deck)
     check_games_and_seed(games, seed, first)
     games_iter = record_games(m, seed, range(first, first + games))
@@ -208,7 +219,7 @@ def strategies(as_json):
               help="games per fast-engine measurement")
 @click.option("--repeat", type=int, default=5, show_default=True, help="repeats (median reported)")
 @click.option("--reference-games", type=int, default=300, show_default=True,
-              help="games per reference-engine measurement")
+              help="games per reference-engine measurement (0: skip the reference engine)")
 @click.option("--startup/--no-startup", default=True, show_default=True,
               help="also time a cold start (compiling) and a warm `simulate --games 1000`")
 @click.option("--memory", "memory_games", type=int, default=0, metavar="GAMES",
@@ -223,6 +234,9 @@ def bench(as_json, games, repeat, reference_games, startup, memory_games, scalin
 
     if games < 1 or repeat < 1:
         raise ZsimError("--games and --repeat must be at least 1")
+    if reference_games < 0:
+        raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
+                        f"got {reference_games}")
     if scaling:
         from zsim.bench_scaling import format_rows, scaling_rows
 
@@ -238,18 +252,27 @@ def bench(as_json, games, repeat, reference_games, startup, memory_games, scalin
 def _print_table(frame):
     import polars as pl
 
+    from zsim.terminal import table_formatting
+
     with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
-                   float_precision=3, tbl_width_chars=200, tbl_cols=-1):
+                   float_precision=3, tbl_width_chars=200, tbl_cols=-1, **table_formatting()):
         click.echo(str(frame))
 
 
 def main(argv=None):
-    """Entry point: bad input is one line on stderr and exit code 2."""
+    """Entry point: bad input is one line on stderr and exit code 2, an output
+    that cannot be written one line and exit code 74, a stop by Ctrl-C,
+    SIGTERM or SIGHUP one line and 128 + the signal (see zsim.errors)."""
+    from zsim.terminal import setup_streams; setup_streams()  # before anything is printed
+    from zsim import signals
+    from zsim.errors import EXIT_CANNOT_WRITE, describe_os_error
+
+    signals.install()
     try:
         cli.main(args=argv, prog_name="zsim", standalone_mode=False)
     except ZsimError as exc:
         click.echo(f"zsim: error: {exc}", err=True)
-        sys.exit(2)
+        sys.exit(exc.exit_code)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.NoArgsIsHelpError as exc:
@@ -257,14 +280,20 @@ def main(argv=None):
     except click.ClickException as exc:
         click.echo(f"zsim: error: {exc.format_message()}", err=True)
         sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("zsim: interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("zsim: interrupted", err=True)
-        sys.exit(130)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo(f"zsim: {signals.describe()}", err=True)
+        signals.forget_unhandled_interrupt()
+        sys.exit(signals.exit_code())
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as exc:
+        # a write zsim did not wrap itself (every writer of zsim's does): still one line
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        click.echo(f"zsim: error: {where}{describe_os_error(exc)}", err=True)
+        sys.exit(EXIT_CANNOT_WRITE)
+    except MemoryError:
+        click.echo("zsim: error: out of memory; try a smaller --chunk or fewer --threads", err=True)
+        sys.exit(1)
 
 
 # ---------------------------------------------------------------- commands in their own modules

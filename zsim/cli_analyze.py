@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS, check_given
 from zsim.errors import ZsimError
 
 FIELD = click.option("--field", default=None, metavar="SPECS",
@@ -39,7 +39,7 @@ def _rules(rules):
 def _check_out(out):
     from zsim.runner import check_out_path
 
-    if out is None:
+    if check_given(out, "--out") is None:
         return None
     path = check_out_path(out)
     if path.suffix.lower() not in (".parquet", ".csv"):
@@ -48,7 +48,7 @@ def _check_out(out):
 
 
 def _check_plots(plots):
-    if plots is None:
+    if check_given(plots, "--plots") is None:
         return None
     path = Path(plots)
     if path.exists() and not path.is_dir():
@@ -80,7 +80,7 @@ def _play(label: str, total: int, quiet: bool, threads, call):
             return call(bar.advance)
         except KeyboardInterrupt:
             done = bar.done
-    exit_interrupted(f"interrupted after {done:,} of {total:,} games; nothing was written")
+    exit_interrupted(f"after {done:,} of {total:,} games; nothing was written")
 
 
 def _json_value(v):
@@ -92,21 +92,24 @@ def _json_value(v):
 def emit(result, out, plots, as_json) -> None:
     """Print a result (text or JSON) and write its tables and figures."""
     from analyses.report import display_table
-    from zsim.output import atomic_path
+    from zsim.output import output_set
 
-    if out is not None:
-        for i, (caption, frame) in enumerate(result.tables.items()):
-            target = out if i == 0 else out.with_name(f"{out.stem}-{_slug(caption)}{out.suffix}")
-            with atomic_path(target) as tmp:
+    # every table and figure is written to its temporary first and all are
+    # renamed together at the end: a full disk or a Ctrl-C leaves none of them
+    with output_set() as outs:
+        if out is not None:
+            for i, (caption, frame) in enumerate(result.tables.items()):
+                target = out if i == 0 else out.with_name(f"{out.stem}-{_slug(caption)}{out.suffix}")
+                tmp = outs.path(target)
                 if out.suffix.lower() == ".csv":
                     frame.write_csv(tmp)
                 else:
                     frame.write_parquet(tmp)
-    if plots is not None:
-        plots.mkdir(exist_ok=True)
-        for i, fig in enumerate(result.figures.values(), 1):
-            with atomic_path(plots / f"{result.name}-{i}.png") as tmp:
-                fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
+        if plots is not None:
+            outs.folder(plots)
+            for i, fig in enumerate(result.figures.values(), 1):
+                fig.savefig(outs.path(plots / f"{result.name}-{i}.png"), format="png", dpi=110,
+                            bbox_inches="tight")
     if as_json:
         doc = {"analysis": result.name, "title": result.title, "summary": result.summary,
                "meta": result.meta,
@@ -275,7 +278,7 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
     deals = tournament_games if tournament_games is not None else max(1, games // 20)
     if deals < 1:
         raise ZsimError(f"--tournament-games must be at least 1, got {deals}")
-    target = Path(out)
+    target = Path(check_given(out, "--out"))
     check_target(target)
     plan = report_run.Plan(plist, field, games, deals, seed, r, d)
     started = time.time()

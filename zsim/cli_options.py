@@ -19,3 +19,13 @@ DECK = click.option("--deck", default=None, metavar="FILE", help="job deck CSV [
 QUIET = click.option("--quiet", "-q", is_flag=True,
                      help="no progress bar or warnings on stderr (errors and Ctrl-C still say so)")
 THREADS = click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
+
+
+def check_given(value: str | None, option: str) -> str | None:
+    """``value`` of a path option, refusing an empty one (``--out ''`` would
+    otherwise quietly write nothing)."""
+    if value is not None and not value.strip():
+        from zsim.errors import ZsimError
+
+        raise ZsimError(f"{option} is empty; give a file or folder name")
+    return value

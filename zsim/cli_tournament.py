@@ -10,7 +10,7 @@ import warnings
 
 import click
 
-from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS
+from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS, check_given
 from zsim.errors import ZsimError
 
 
@@ -59,6 +59,7 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
         warnings.simplefilter("ignore")
     if not 2 <= players <= 4:
         raise ZsimError(f"--players must be 2..4, got {players}")
+    check_given(out, "--out")
     entries = parse_field(field_spec)
     rule_set, deck_obj = parse_rule_options(rules), load_deck(deck)
     check_games_and_seed(games, seed)
@@ -89,7 +90,7 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
             stopped = True
     if stopped:
         unwritten = f"; {target} was not written" if target is not None else ""
-        exit_interrupted(f"interrupted after {bar.done:,} of {total:,} games; no results{unwritten}")
+        exit_interrupted(f"after {bar.done:,} of {total:,} games; no results{unwritten}")
     if as_json:
         click.echo(json.dumps(tournament_json(result, comparison), indent=1))
         return
@@ -141,6 +142,9 @@ def _print_report(t, comparison, deck_name):
 def _print_table(frame, precision=3):
     import polars as pl
 
+    from zsim.terminal import table_formatting
+
     with pl.Config(tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True,
-                   float_precision=precision, tbl_width_chars=200, tbl_cols=-1, tbl_rows=-1):
+                   float_precision=precision, tbl_width_chars=200, tbl_cols=-1, tbl_rows=-1,
+                   **table_formatting()):
         click.echo(str(frame))

@@ -72,7 +72,7 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
         except KeyboardInterrupt:
             stopped = True
     if stopped:
-        exit_interrupted(f"interrupted after {bar.done:,} of {total:,} games; no result")
+        exit_interrupted(f"after {bar.done:,} of {total:,} games; no result")
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=1))
     else:

@@ -33,6 +33,8 @@ they raise, so a Ctrl-C landing while polars builds the ``--out`` rows would
 otherwise vanish and the run go on.  A second Ctrl-C, or one before the first
 chunk has finished (e.g. while the engine compiles), raises at once.  One
 that comes after the last ``advance`` is dropped: the run is done by then.
+SIGTERM and SIGHUP are held the same way (:mod:`zsim.signals`); only the
+exit status and the word for the stop differ.
 """
 from __future__ import annotations
 
@@ -42,6 +44,10 @@ import sys
 import threading
 from contextlib import contextmanager
 from typing import Iterator
+
+from zsim.signals import STOP_SIGNALS, forget_unhandled_interrupt, is_ours, note, stop_now
+from zsim.signals import describe as describe_stop
+from zsim.signals import exit_code as stop_exit_code
 
 #: seconds a run must last before the bar appears
 DELAY = 2.0
@@ -74,7 +80,8 @@ class Progress:
         self._lock = threading.Lock()
         self._closed = False
         self._timer: threading.Timer | None = None
-        self.stop_requested = False   # a Ctrl-C is waiting for the next advance
+        self.stop_requested = False   # a Ctrl-C (or SIGTERM, SIGHUP) waits for the next advance
+        self._signum = signal.SIGINT
         if draw:
             # Import rich here, on the main thread, and only when a bar may be
             # drawn: a scripted run never pays for it.
@@ -95,12 +102,16 @@ class Progress:
             bar.update(self._task, completed=self.done)
         if self.stop_requested:
             self.stop_requested = False
-            raise KeyboardInterrupt
+            stop_now(self._signum)
 
-    def _on_sigint(self, signum, frame) -> None:
+    def _on_signal(self, signum, frame) -> None:
         if self.stop_requested or self.done == 0:
-            raise KeyboardInterrupt       # pressed twice, or nothing to keep yet: stop now
+            stop_now(signum)              # pressed twice, or nothing to keep yet: stop now
+        note(signum)
+        self._signum = signum
         self.stop_requested = True
+
+    _on_sigint = _on_signal
 
     # -- the bar itself ------------------------------------------------------
     def _show(self) -> None:
@@ -173,38 +184,45 @@ def progress(total: int, label: str, quiet: bool = False, unit: str = "games", *
     else:
         draw = stderr_is_terminal()
     p = Progress(total, label, unit, draw=draw, delay=delay, console=console)
-    previous = _take_sigint(p._on_sigint) if defer_ctrl_c else None
+    previous = _take_stop_signals(p._on_signal) if defer_ctrl_c else {}
     try:
         yield p
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
         p.close()
 
 
-def _take_sigint(handler):
-    """Install ``handler`` for SIGINT and return the one it replaces, or do
-    nothing (None) off the main thread or when someone else already handles
-    SIGINT or it is ignored: their choice stands."""
+def _take_stop_signals(handler) -> dict:
+    """Install ``handler`` for SIGINT, SIGTERM and SIGHUP and return the ones
+    it replaces; nothing off the main thread, and a signal someone else
+    handles or ignores is left to them: their choice stands."""
     if threading.current_thread() is not threading.main_thread():
-        return None
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.default_int_handler:
-        return None
-    signal.signal(signal.SIGINT, handler)
-    return previous
+        return {}
+    taken = {}
+    for s in STOP_SIGNALS:
+        previous = signal.getsignal(s)
+        if (s == signal.SIGINT and previous is not signal.default_int_handler) or not is_ours(previous):
+            continue
+        signal.signal(s, handler)
+        taken[s] = previous
+    return taken
 
 
-# ---------------------------------------------------------------- Ctrl-C
+# ---------------------------------------------------------------- Ctrl-C, SIGTERM, SIGHUP
 #: the exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)
 INTERRUPTED_EXIT = 130
 
 
 def exit_interrupted(message: str):
-    """End the command after a Ctrl-C: one ``zsim: ...`` line on stderr, exit 130.
+    """End the command after a Ctrl-C (or SIGTERM, SIGHUP): one ``zsim: ...``
+    line on stderr, exit 128 + the signal.  ``message`` says how far the run
+    got, e.g. ``after 10 of 20 games``; it is prefixed with how the run was
+    stopped (``interrupted``, ``terminated (SIGTERM)``, ...).
 
     Printed even with ``--quiet``: it explains why the output is short."""
     import click
 
-    click.echo(f"zsim: {message}", err=True)
-    raise SystemExit(INTERRUPTED_EXIT)
+    click.echo(f"zsim: {describe_stop()} {message}", err=True)
+    forget_unhandled_interrupt()
+    raise SystemExit(stop_exit_code())

@@ -60,6 +60,51 @@ def set_threads(threads: int | None) -> None:
     numba.set_num_threads(threads)
 
 
+def available_memory() -> int | None:
+    """Bytes this process can still take: the kernel's MemAvailable, or less
+    where a cgroup (a container, a batch job) sets a lower limit; None when
+    neither can be read."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+        used = int(Path("/sys/fs/cgroup/memory.current").read_text())
+        if limit != "max":
+            room = max(int(limit) - used, 0)
+            avail = room if avail is None else min(avail, room)
+    except (OSError, ValueError):
+        pass
+    return avail
+
+
+def chunk_bytes(chunk: int, players: int, rows: bool) -> int:
+    """What one chunk of ``chunk`` games holds in memory at its peak: the
+    engine's per-seat and per-game arrays, and with ``rows`` the per-game
+    table and the copies Arrow makes on its way to a Parquet file."""
+    engine = chunk * (players * K.N_SEAT_STATS + K.N_GAME_STATS) * 8
+    table = chunk * players * (len(SEAT_COLUMNS) + len(GAME_COLUMNS) + 3) * 4 * 3 if rows else 0
+    return engine + table
+
+
+def check_chunk_memory(chunk: int, players: int, rows: bool, in_flight: int = 1) -> None:
+    """Refuse a --chunk whose buffers (``in_flight`` chunks at a time) would
+    not fit in the memory left, saying how much it needs."""
+    need = chunk_bytes(chunk, players, rows) * in_flight
+    avail = available_memory()
+    if avail is not None and need > 0.8 * avail:
+        gib = 1 << 30
+        fits = int(chunk * 0.8 * avail / need)
+        raise ZsimError(f"--chunk {chunk:,} needs about {need / gib:.1f} GiB of memory for its buffers"
+                        f"{f' ({in_flight} chunks in flight)' if in_flight > 1 else ''}, and "
+                        f"{avail / gib:.1f} GiB is available; give --chunk {max(fits, 1):,} or less")
+
+
 def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
     if games <= 0:
         raise ZsimError(f"--games must be at least 1, got {games}")

@@ -1,40 +1,49 @@
-"""Long runs: chunks as tasks, run folders that survive a crash, stopping at
-a target precision, and the local and dask backends that play the chunks.
+"""Long runs: chunks folded in order, run folders that survive a crash, and
+stopping at a target precision.
 
 A run is a list of chunks: chunk ``i`` holds games ``i * chunk ..`` and is
-played by :func:`play_task` wherever the backend puts it. Whatever order the
+played by :func:`zsim.backends.play_task` wherever the backend
+(:mod:`zsim.backends`) puts it. Whatever order the
 chunks finish in, the driver folds them in chunk order (holding early
 finishers back), so the integer sums, the stopping point of ``--precision``
 and the shard files are the same on every backend and thread count.
 
-A run folder (``--out DIR``) holds ``manifest.json`` (what the run plays) and
-one ``chunk-NNNNNNNN.parquet`` per chunk: the chunk's per-game rows, with the
-chunk's sums in the file's metadata. Each shard is written under a temporary
-name and renamed, so a shard on disk is always whole; ``--resume`` reads the
-shards back, checks the manifest and plays only the chunks that are missing.
+A run folder (``--out DIR``) holds ``manifest.json`` (what the run plays),
+one ``chunk-NNNNNNNN.parquet`` per chunk (the chunk's per-game rows, and in
+the file's metadata the run's id, the chunk's index and its sums) and
+``SHA256SUMS`` (each shard's SHA-256, in ``sha256sum`` format). A shard is
+written under a temporary name, listed in SHA256SUMS, and only then renamed,
+so a shard on disk is always whole and always listed. ``--resume`` checks the
+manifest, refuses any shard it cannot prove to be this run's own and whole
+(not listed, another checksum, another run id or chunk), and plays only the
+chunks that are missing.
 """
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from zsim import __version__
-from zsim.errors import ZsimError
-from zsim.games.zahltag.batch_nb import A_GAMES, N_AGG, accumulate_nb
-from zsim.runner import (DEFAULT_CHUNK, Matchup, Summary, check_games_and_seed, play_chunk, rows_frame,
-                         win_share_ci)
+from zsim.errors import ZsimError, output_error
+from zsim.backends import ChunkResult, LocalBackend
+from zsim.games.zahltag.batch_nb import A_GAMES, N_AGG
+from zsim.output import atomic_path
+from zsim.runner import DEFAULT_CHUNK, Matchup, Summary, check_games_and_seed, win_share_ci
 
 MANIFEST = "manifest.json"
-FORMAT = 1
-AGG_KEY = b"zsim.agg"
-BACKENDS = ("local", "dask")
+SUMS = "SHA256SUMS"
+FORMAT = 2                  # 2: shards carry the run id and are listed in SHA256SUMS
+SHARD_KEY = b"zsim.shard"
 
 
 # ---------------------------------------------------------------- the plan
@@ -77,135 +86,42 @@ def precise_enough(agg: np.ndarray, target: float) -> bool:
     return bool((win_share_ci(agg)[1] <= target).all())
 
 
-# ---------------------------------------------------------------- one chunk, anywhere
-@dataclass
-class ChunkResult:
-    index: int
-    games: int
-    agg: np.ndarray                 # int64 [P, N_AGG]
-    rows: pa.Table | None           # per-game rows when the run keeps them
-
-
-def play_task(m: Matchup, seed: int, index: int, first: int, n: int, rows: bool,
-              threads: int | None = None) -> ChunkResult:
-    """Play one chunk (a dask task, or a plain call on the local backend)."""
-    if threads is not None:
-        import numba
-
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    seat_out, game_out = play_chunk(m, seed, first, n)
-    agg = np.zeros((m.players, N_AGG), np.int64)
-    accumulate_nb(seat_out, n, agg)
-    table = rows_frame(m, seat_out, game_out, first).to_arrow() if rows else None
-    return ChunkResult(index, n, agg, table)
-
-
-# ---------------------------------------------------------------- backends
-class LocalBackend:
-    """Chunks one after another in this process, each over all numba threads."""
-    name = "local"
-
-    def results(self, plan: Plan, indices: list[int], rows: bool) -> Iterator[ChunkResult]:
-        for i in indices:
-            first, n = plan.span(i)
-            yield play_task(plan.matchup, plan.seed, i, first, n, rows)
-
-    def close(self) -> None:
-        pass
-
-
-class DaskBackend:
-    """Chunks as dask tasks: on a LocalCluster started for the run, or on the
-    cluster whose scheduler ``address`` names. A few tasks per worker are in
-    flight at a time, so the driver's memory stays flat; a task lost with
-    its worker is run again by dask."""
-    name = "dask"
-
-    def __init__(self, scheduler: str | None = None, workers: int | None = None,
-                 worker_threads: int | None = None):
-        try:
-            from distributed import Client, LocalCluster
-        except ImportError:   # pragma: no cover - a dependency of zsim
-            raise ZsimError("--backend dask needs the 'distributed' package") from None
-        self.cluster = None
-        if scheduler:
-            try:
-                self.client = Client(scheduler, timeout="20s")
-            except OSError as exc:
-                raise ZsimError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
-            self.threads = worker_threads
-        else:
-            n = workers or os.cpu_count() or 1
-            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None)
-            self.client = Client(self.cluster)
-            # one numba thread per worker process: the workers share the cores
-            self.threads = worker_threads or 1
-
-    def workers(self) -> int:
-        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
-
-    def results(self, plan: Plan, indices: list[int], rows: bool) -> Iterator[ChunkResult]:
-        from distributed import as_completed
-
-        todo = list(indices)
-        window = 2 * self.workers()
-        futures = as_completed()
-        active = {}
-
-        def submit(i: int) -> None:
-            first, n = plan.span(i)
-            f = self.client.submit(play_task, plan.matchup, plan.seed, i, first, n, rows, self.threads,
-                                   key=f"zsim-chunk-{plan.seed}-{i}-{os.getpid()}-{id(self)}", pure=False,
-                                   retries=3)
-            active[f.key] = f
-            futures.add(f)
-
-        try:
-            while todo and len(active) < window:
-                submit(todo.pop(0))
-            for f in futures:
-                res = f.result()
-                del active[f.key]
-                f.release()
-                if todo:
-                    submit(todo.pop(0))
-                yield res
-        finally:
-            for f in list(active.values()):
-                f.cancel()
-
-    def close(self) -> None:
-        try:
-            self.client.close()
-        finally:
-            if self.cluster is not None:
-                self.cluster.close()
-
-
-def make_backend(name: str, scheduler: str | None = None, workers: int | None = None):
-    if name not in BACKENDS:
-        raise ZsimError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
-    if scheduler and name != "dask":
-        raise ZsimError("--scheduler needs --backend dask")
-    if workers is not None and workers < 1:
-        raise ZsimError(f"--workers must be at least 1, got {workers}")
-    return DaskBackend(scheduler, workers) if name == "dask" else LocalBackend()
-
-
 # ---------------------------------------------------------------- run folders
+_SHARD = re.compile(r"chunk-(\d{8,})\.parquet")
+_SUM_LINE = re.compile(r"([0-9a-f]{64})  (chunk-\d{8,}\.parquet)\n")
+
+
 def _shard_name(index: int) -> str:
     return f"chunk-{index:08d}.parquet"
 
 
+def _file_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 class RunFolder:
-    """The shards and manifest of one run (see the module doc)."""
+    """The manifest, shards and checksums of one run (see the module doc).
+
+    While a zsim process has the folder open it holds an exclusive lock on
+    it, so two processes never write (or resume) one run at once; the lock
+    goes with the process, however it ends."""
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self._lock_fd: int | None = None
+        self._run_id = ""
+        self._sums: dict[str, str] = {}      # shard name -> SHA-256, as SHA256SUMS lists them
 
+    # -- opening -------------------------------------------------------------
     @classmethod
     def open(cls, path, plan: Plan, resume: bool) -> "RunFolder":
+        """The run folder ``path`` for ``plan``: a new one (made, or an empty
+        folder), or with ``resume`` the one a matching run left. Holds the
+        folder's lock until :meth:`close` (``run`` closes it at its end)."""
         path = Path(path)
         parent = path.parent if str(path.parent) else Path(".")
         if path.exists() and not path.is_dir():
@@ -213,77 +129,230 @@ class RunFolder:
         if not path.exists() and not parent.is_dir():
             raise ZsimError(f"--out folder {str(parent)!r} does not exist")
         folder = cls(path)
+        folder._run_id = run_id(plan)
+        try:
+            return folder._open(plan, resume)
+        except BaseException:
+            folder.close()
+            raise
+
+    def _open(self, plan: Plan, resume: bool) -> "RunFolder":
+        folder, path = self, self.path
         manifest = path / MANIFEST
         if resume:
             if not manifest.is_file():
                 raise ZsimError(f"--resume: {str(path)!r} holds no zsim run (no {MANIFEST})")
-            try:
-                old = json.loads(manifest.read_text())
-            except (OSError, ValueError) as exc:
-                raise ZsimError(f"--resume: {str(manifest)!r} cannot be read: {exc}") from None
-            new = plan.manifest()
-            diff = [k for k in sorted(set(old) | set(new)) if k != "zsim" and old.get(k) != new.get(k)]
+            folder._lock()
+            old = folder._read_manifest()
+            diff = manifest_diff(old, plan.manifest())
             if diff:
                 raise ZsimError(f"--resume: this command differs from the run in {str(path)!r} in "
                                 f"{', '.join(diff)}; give the same options, or a new --out folder")
             folder.clean_temporaries()
             return folder
-        if path.exists() and any(path.iterdir()):
-            what = "a zsim run (add --resume to finish it)" if manifest.is_file() else "other files"
-            raise ZsimError(f"--out folder {str(path)!r} already holds {what}")
-        try:
-            path.mkdir(exist_ok=True)
-        except OSError as exc:
-            raise ZsimError(f"cannot create --out folder {str(path)!r}: {exc.strerror or exc}") from None
+        created = not path.exists()
+        if not created:
+            folder._lock()
+            folder.clean_temporaries()      # a killed run's half-written files do not count
+            if any(path.iterdir()):
+                what = "a zsim run (add --resume to finish it)" if manifest.is_file() else "other files"
+                raise ZsimError(f"--out folder {str(path)!r} already holds {what}")
+        else:
+            try:
+                path.mkdir()
+            except OSError as exc:
+                raise output_error(exc, f"--out folder {str(path)!r}") from None
+            folder._lock()
         if not os.access(path, os.W_OK | os.X_OK):
             raise ZsimError(f"--out folder {str(path)!r} is not writable")
-        folder.write_json(MANIFEST, {**plan.manifest(), "zsim": __version__})
+        try:
+            folder.write_json(MANIFEST, {**plan.manifest(), "run": folder._run_id, "zsim": __version__})
+            folder._write_sums()
+        except BaseException:
+            # nothing of the run is on disk: leave the folder as it was (gone, if it was made here)
+            (path / MANIFEST).unlink(missing_ok=True)
+            (path / SUMS).unlink(missing_ok=True)
+            if created:
+                self.close()
+                try:
+                    path.rmdir()
+                except OSError:
+                    pass
+            raise
         return folder
 
+    def _lock(self) -> None:
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except OSError as exc:
+            raise ZsimError(f"--out folder {str(self.path)!r} cannot be opened: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise ZsimError(f"--out folder {str(self.path)!r} is in use by another zsim process; "
+                            "wait for it to finish") from None
+        self._lock_fd = fd
+
+    def close(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    __del__ = close
+
+    def _read_manifest(self) -> dict:
+        where = str(self.path / MANIFEST)
+        try:
+            old = json.loads((self.path / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "not valid JSON"
+            raise ZsimError(f"--resume: {where!r} cannot be read ({reason})") from None
+        if not isinstance(old, dict) or not all(k in old for k in ("format", "players", "seed", "games")):
+            raise ZsimError(f"--resume: {where!r} is not the manifest of a zsim run")
+        if old.get("format") != FORMAT:
+            raise ZsimError(f"--resume: {where!r} was written in run-folder format {old.get('format')!r}; "
+                            f"this zsim writes format {FORMAT}: start a new --out folder")
+        return old
+
+    # -- writing ---------------------------------------------------------------
     def write_json(self, name: str, doc: dict) -> None:
-        tmp = self.path / f".{name}.part"
-        tmp.write_text(json.dumps(doc, indent=1) + "\n")
-        os.replace(tmp, self.path / name)
+        with atomic_path(self.path / name, f"{name} in run folder {str(self.path)!r}") as tmp:
+            tmp.write_text(json.dumps(doc, indent=1) + "\n")
+
+    def _write_sums(self) -> None:
+        """SHA256SUMS afresh (atomically) from what is known now."""
+        with atomic_path(self.path / SUMS, f"{SUMS} in run folder {str(self.path)!r}") as tmp:
+            tmp.write_text("".join(f"{d}  {n}\n" for n, d in sorted(self._sums.items())))
+
+    def _append_sum(self, name: str, digest: str) -> None:
+        with open(self.path / SUMS, "a", encoding="ascii") as fh:
+            fh.write(f"{digest}  {name}\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._sums[name] = digest
 
     def clean_temporaries(self) -> None:
-        """Drop what a killed run left half-written."""
+        """Drop what a killed run left half-written (the lock says no other
+        process writes here)."""
         for p in self.path.glob(".*.part"):
             p.unlink(missing_ok=True)
 
-    def done(self, plan: Plan) -> dict[int, np.ndarray]:
-        """The sums of every whole shard on disk, by chunk index."""
-        out = {}
-        for i in range(plan.n_chunks):
-            p = self.path / _shard_name(i)
-            if not p.is_file():
-                continue
-            try:
-                meta = pq.read_schema(p).metadata or {}
-                info = json.loads(meta[AGG_KEY])
-            except (OSError, KeyError, ValueError, pa.ArrowException):
-                p.unlink()      # not a whole shard (cannot happen after a rename): play it again
-                continue
-            agg = np.asarray(info["agg"], dtype=np.int64)
-            if info.get("games") != plan.span(i)[1] or agg.shape != (plan.matchup.players, N_AGG):
-                raise ZsimError(f"--resume: shard {p.name} does not belong to this run")
-            out[i] = agg
-        return out
-
-    def write(self, res: ChunkResult) -> None:
-        meta = {AGG_KEY: json.dumps({"games": res.games, "agg": res.agg.tolist()}).encode()}
+    def write(self, res: ChunkResult, first: int) -> None:
+        """Write chunk ``res.index`` (games ``first ..``) as its shard: to a
+        temporary, its checksum into SHA256SUMS, then renamed (so every
+        shard on disk is listed)."""
+        info = {"run": self._run_id, "index": res.index, "first": first, "games": res.games,
+                "agg": res.agg.tolist()}
+        meta = {SHARD_KEY: json.dumps(info).encode()}
         table = res.rows.replace_schema_metadata({**(res.rows.schema.metadata or {}), **meta})
         name = _shard_name(res.index)
-        tmp = self.path / f".{name}.part"
-        try:
+        what = f"shard {name} of run folder {str(self.path)!r} (--resume goes on from the shards written)"
+        with atomic_path(self.path / name, what) as tmp:
             pq.write_table(table, tmp, compression="zstd")
-            os.replace(tmp, self.path / name)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
+            self._append_sum(name, _file_digest(tmp))
 
     def finish(self, summary: Summary, stopped_early: bool) -> None:
+        self._write_sums()
         self.write_json("summary.json", {"games": summary.games, "stopped_at_precision": stopped_early,
                                          "agg": summary.agg.tolist()})
+
+    # -- reading back ------------------------------------------------------------
+    def _read_sums(self) -> dict[str, str]:
+        """SHA256SUMS as written; a line cut short by a kill is not a line."""
+        try:
+            text = (self.path / SUMS).read_text(encoding="ascii", errors="replace")
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise ZsimError(f"--resume: {str(self.path / SUMS)!r} cannot be read ({exc.strerror})") from None
+        sums = {}
+        for line in text.splitlines(keepends=True):
+            m = _SUM_LINE.fullmatch(line)
+            if m:
+                sums[m[2]] = m[1]
+        return sums
+
+    def done(self, plan: Plan) -> dict[int, np.ndarray]:
+        """The sums of every shard on disk, by chunk index, each proven whole
+        (its SHA-256 is the one SHA256SUMS lists) and this run's own (its
+        metadata names this run and this chunk); any other is refused with
+        one line naming it. SHA256SUMS is then rewritten to list exactly
+        the shards on disk."""
+        listed = self._read_sums()
+        shards = []
+        for p in self.path.iterdir():
+            m = _SHARD.fullmatch(p.name)
+            if m:
+                shards.append((int(m[1]), p))
+        shards.sort()
+        out: dict[int, np.ndarray] = {}
+        problems: list[str] = []
+        for i, p in shards:
+            problem, agg = self._check_shard(plan, i, p, listed)
+            if problem:
+                problems.append(f"{p.name} {problem}")
+            else:
+                out[i] = agg
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ZsimError(f"--resume: shard {problems[0]}{more}; such a shard is never counted: "
+                            f"move it out of {str(self.path)!r} and --resume plays its games again")
+        self._sums = {_shard_name(i): listed[_shard_name(i)] for i in out}
+        self._write_sums()
+        return out
+
+    def _check_shard(self, plan: Plan, i: int, p: Path,
+                     listed: dict[str, str]) -> tuple[str, np.ndarray | None]:
+        """(why shard ``p`` of chunk ``i`` may not be folded, or "";
+        its sums when it may)."""
+        if i >= plan.n_chunks:
+            return f"is past this run's last chunk ({plan.n_chunks - 1})", None
+        want = listed.get(p.name)
+        if want is None:
+            return f"is not listed in {SUMS}: zsim did not write it in this run", None
+        try:
+            if _file_digest(p) != want:
+                return f"is damaged: its SHA-256 is not the one {SUMS} lists", None
+            meta = pq.read_schema(p).metadata or {}
+            info = json.loads(meta[SHARD_KEY])
+            agg = np.asarray(info["agg"], dtype=np.int64)
+        except (OSError, KeyError, ValueError, TypeError, pa.ArrowException):
+            return "cannot be read as a zsim shard", None
+        if not isinstance(info, dict) or info.get("run") != self._run_id:
+            return "belongs to another run (another seed, field, rules, deck or chunking)", None
+        first, n = plan.span(i)
+        if info.get("index") != i or info.get("first") != first or info.get("games") != n \
+                or agg.shape != (plan.matchup.players, N_AGG) or int(agg[0, A_GAMES]) != n:
+            return f"does not hold chunk {i} of this run", None
+        return "", agg
+
+
+def manifest_diff(old: dict, new: dict) -> list[str]:
+    """The keys in which two manifests differ (the zsim version and the run
+    id aside, and decks by their jobs, not by the file's path)."""
+    def deck_jobs(doc):
+        d = doc.get("deck")
+        return d.get("needs") if isinstance(d, dict) else d
+
+    diff = []
+    for k in sorted(set(old) | set(new)):
+        if k in ("zsim", "run"):
+            continue
+        if k == "deck":
+            if deck_jobs(old) != deck_jobs(new):
+                diff.append("deck (its jobs)")
+        elif old.get(k) != new.get(k):
+            diff.append(k)
+    return diff
+
+
+def run_id(plan: Plan) -> str:
+    """A digest of what fixes a run's games (the manifest but the deck's
+    path): every shard carries it."""
+    doc = dict(plan.manifest())
+    doc["deck"] = doc["deck"]["needs"]
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
 
 # ---------------------------------------------------------------- the run
@@ -295,17 +364,7 @@ class RunResult:
     interrupted: bool = False       # Ctrl-C: the summary covers the chunks folded before it
 
 
-def run(plan: Plan, backend=None, folder: RunFolder | None = None,
-        on_games: Callable[[int], None] | None = None,
-        on_rows: Callable[[pa.Table], None] | None = None) -> RunResult:
-    """Play the plan's chunks, fold them in chunk order and stop at the cap
-    or, with a precision target, at the first chunk that meets it.
-    ``on_rows`` receives each chunk's per-game rows in chunk order (the
-    one-file ``--out``); ``on_games(n)`` hears of every chunk folded.
-
-    A Ctrl-C (KeyboardInterrupt) ends the run with the chunks folded so far,
-    which a run folder already holds: the same command with --resume goes on."""
-    backend = backend or LocalBackend()
+def _run(plan: Plan, backend, folder: RunFolder | None, on_games, on_rows) -> RunResult:
     m = plan.matchup
     agg = np.zeros((m.players, N_AGG), np.int64)
     on_disk = folder.done(plan) if folder is not None else {}
@@ -331,7 +390,8 @@ def run(plan: Plan, backend=None, folder: RunFolder | None = None,
     stopped = met()
     interrupted = False
     if not stopped and nxt < plan.n_chunks:
-        todo = [i for i in range(nxt, plan.n_chunks) if i not in on_disk]
+        # lazily: a cap of 10**15 games must cost nothing until it is played
+        todo = (i for i in range(nxt, plan.n_chunks) if i not in on_disk)
         pending: dict[int, ChunkResult] = {}
         results = backend.results(plan, todo, rows=folder is not None or on_rows is not None)
         try:
@@ -341,7 +401,7 @@ def run(plan: Plan, backend=None, folder: RunFolder | None = None,
                     if nxt in pending:
                         r = pending.pop(nxt)
                         if folder is not None:
-                            folder.write(r)       # on disk before it counts
+                            folder.write(r, plan.span(nxt)[0])    # on disk before it counts
                         fold(nxt, r.agg)
                         if on_rows is not None:
                             on_rows(r.rows)
@@ -366,6 +426,25 @@ def run(plan: Plan, backend=None, folder: RunFolder | None = None,
     if folder is not None and not interrupted:
         folder.finish(summary, stopped)
     return RunResult(summary, resumed, stopped, interrupted)
+
+
+def run(plan: Plan, backend=None, folder: RunFolder | None = None,
+        on_games: Callable[[int], None] | None = None,
+        on_rows: Callable[[pa.Table], None] | None = None) -> RunResult:
+    """Play the plan's chunks, fold them in chunk order and stop at the cap
+    or, with a precision target, at the first chunk that meets it.
+    ``on_rows`` receives each chunk's per-game rows in chunk order (the
+    one-file ``--out``); ``on_games(n)`` hears of every chunk folded.
+
+    A Ctrl-C (KeyboardInterrupt, or SIGTERM/SIGHUP as its subclass) ends the
+    run with the chunks folded so far, which a run folder already holds: the
+    same command with --resume goes on. The folder is closed (its lock
+    released) when the run ends, however it ends."""
+    try:
+        return _run(plan, backend or LocalBackend(), folder, on_games, on_rows)
+    finally:
+        if folder is not None:
+            folder.close()
 
 
 def read_rows(folder: Path) -> Iterable[pa.Table]:

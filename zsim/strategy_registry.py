@@ -80,11 +80,16 @@ def parse_one(spec: str) -> str:
     if info is None:
         raise ZsimError(f"unknown strategy {name!r} (known: {', '.join(registry())})")
     values = {p.name: p.default for p in info.params}
+    given: dict[str, str] = {}       # key -> the value as typed, to name both of a repeat
     for item in assignments:
         key, sep, raw = item.partition("=")
         key = key.strip()
         if not sep or not key:
             raise ZsimError(f"strategy parameter {item!r} of {name} is not of the form key=value")
+        if key in given:
+            raise ZsimError(f"strategy {name} sets parameter {key} twice ({key}={given[key]} and "
+                            f"{key}={raw.strip()}); give each parameter once")
+        given[key] = raw.strip()
         param = next((p for p in info.params if p.name == key), None)
         if param is None:
             known = ", ".join(p.name for p in info.params) or "none"
@@ -161,17 +166,23 @@ def dispatcher() -> ModuleType:
     infos = sorted(registry().values(), key=lambda s: s.sid)
     source = dispatcher_source(infos)
     path = Path(zsim.NUMBA_CACHE) / "zsim_dispatch.py"
-    if not path.exists() or path.read_text() != source:
+    try:
+        current = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):     # missing, or damaged on disk: write it afresh
+        current = None
+    if current != source:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(source)
+        tmp.write_text(source, encoding="utf-8")
         os.replace(tmp, path)
     name = f"zsim_dispatch_{Path(zsim.NUMBA_CACHE).name}"
     if name in sys.modules:
         return sys.modules[name]
+    # compiled from the source just checked, never from a __pycache__ file
+    # beside it, which a full disk or a killed process may have left cut short
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    exec(compile(source, str(path), "exec"), module.__dict__)
     return module
 
 

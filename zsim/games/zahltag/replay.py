@@ -14,8 +14,8 @@ TYPE_NAMES = {"F": "foreman", "W": "worker", "C": "crane", "E": "excavator"}
 def read_records(path: str) -> list[list[dict]]:
     """The games of a JSON-lines file (``-`` = stdin), split at ``start`` events."""
     if path == "-":
-        text = sys.stdin.read()
         name = "<stdin>"
+        text = _read_stdin(name)
     else:
         p = Path(path)
         if not p.exists():
@@ -33,6 +33,12 @@ def read_records(path: str) -> list[list[dict]]:
             ev = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ZsimError(f"{name} line {line_no}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            # arrays or objects inside one another beyond Python's recursion limit
+            raise ZsimError(f"{name} line {line_no}: the event nests too deeply to be a game "
+                            f"record") from None
+        except ValueError as exc:   # e.g. a number of more digits than Python converts
+            raise ZsimError(f"{name} line {line_no}: not a usable JSON event ({exc})") from None
         if not isinstance(ev, dict) or "e" not in ev:
             raise ZsimError(f"{name} line {line_no}: an event needs an \"e\" field")
         if ev["e"] == "start":
@@ -43,6 +49,17 @@ def read_records(path: str) -> list[list[dict]]:
     if not games:
         raise ZsimError(f"{name}: no games in the record")
     return games
+
+
+def _read_stdin(name: str) -> str:
+    """stdin as UTF-8 (the record format's encoding), whatever the locale says."""
+    raw = getattr(sys.stdin, "buffer", None)
+    try:
+        return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
+    except UnicodeDecodeError as exc:
+        raise ZsimError(f"{name} is not UTF-8 text (byte {exc.start + 1})") from None
+    except OSError as exc:
+        raise ZsimError(f"{name} cannot be read: {exc.strerror or exc.__class__.__name__}") from None
 
 
 def check_record(events: list[dict]) -> None:

@@ -131,9 +131,13 @@ def parse_rule_options(options: tuple[str, ...] | list[str], base: Rules | None 
     pairs: dict[str, str] = {}
     for item in options:
         key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
             raise ZsimError(f"rule {item!r} is not of the form key=value")
-        pairs[key.strip()] = value.strip()
+        if key in pairs:
+            raise ZsimError(f"rule {key} is given twice ({key}={pairs[key]} and {key}={value}); "
+                            f"give each --rule key once")
+        pairs[key] = value
     return (base or Rules()).with_overrides(pairs)
 
 

@@ -1,0 +1,460 @@
+"""Where a run's chunks are played: here, one after another (``local``), or
+as tasks on a dask cluster (``dask``).
+
+A backend takes the plan and the chunk indices still to play and yields a
+:class:`ChunkResult` per chunk, in whatever order they finish; the
+driver in :mod:`zsim.runs` folds them in chunk order, so the backend never
+changes a result. The indices may be a lazy iterable (a run can plan up to
+2**46 chunks): a backend takes them one at a time as it has room to play
+them, and never makes a list of them.
+
+The dask backend never waits without bound, so a run against a cluster
+that cannot play it ends with one line (a :class:`ZsimError`) rather than
+hanging:
+
+* ``--scheduler`` is checked before anything connects (:func:`parse_scheduler`);
+* the connection to a scheduler must be made within ``CONNECT_TIMEOUT``
+  seconds (``$ZSIM_DASK_CONNECT_TIMEOUT``), even when something that is not
+  a dask scheduler holds the port and never answers;
+* during the run it looks at the cluster whenever no chunk has finished for a
+  second: a cluster with no workers for ``IDLE_TIMEOUT`` seconds
+  (``$ZSIM_DASK_IDLE_TIMEOUT``) ends the run, as does a scheduler that has
+  gone away or stopped answering for ``CONNECT_TIMEOUT`` seconds, and a chunk
+  that still fails after dask's retries ends it naming the chunk and the
+  worker's error.
+"""
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import os
+import queue
+import re
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+import numpy as np
+import pyarrow as pa
+
+from zsim.errors import ZsimError
+from zsim.games.zahltag.batch_nb import N_AGG, accumulate_nb
+from zsim.runner import Matchup, play_chunk, rows_frame
+
+if TYPE_CHECKING:
+    from zsim.runs import Plan
+
+BACKENDS = ("local", "dask")
+
+#: seconds the connection to a ``--scheduler`` may take
+CONNECT_TIMEOUT = 20.0
+#: seconds a run waits on a cluster that has no workers before it gives up
+IDLE_TIMEOUT = 60.0
+CONNECT_TIMEOUT_ENV = "ZSIM_DASK_CONNECT_TIMEOUT"
+IDLE_TIMEOUT_ENV = "ZSIM_DASK_IDLE_TIMEOUT"
+#: seconds without a finished chunk before the backend looks at the cluster
+POLL = 1.0
+#: extra seconds past the connect timeout for dask's own "timed out" to arrive
+#: (a refused or unresolvable address), so that it is the one the user sees
+CONNECT_GRACE = 2.0
+#: how many windows of chunks may be handed out past the oldest unfinished one;
+#: bounds the finished chunks the driver holds back while it waits for that one
+AHEAD = 4
+
+SCHEDULER_FORMS = "tcp://HOST:PORT (e.g. tcp://head:8786), tls://HOST:PORT, or HOST:PORT for tcp"
+
+
+# ---------------------------------------------------------------- one chunk, anywhere
+@dataclass
+class ChunkResult:
+    index: int
+    games: int
+    agg: np.ndarray                 # int64 [P, N_AGG]
+    rows: pa.Table | None           # per-game rows when the run keeps them
+
+
+def play_task(m: Matchup, seed: int, index: int, first: int, n: int, rows: bool,
+              threads: int | None = None) -> ChunkResult:
+    """Play one chunk (a dask task, or a plain call on the local backend)."""
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    seat_out, game_out = play_chunk(m, seed, first, n)
+    agg = np.zeros((m.players, N_AGG), np.int64)
+    accumulate_nb(seat_out, n, agg)
+    table = rows_frame(m, seat_out, game_out, first).to_arrow() if rows else None
+    return ChunkResult(index, n, agg, table)
+
+
+# ---------------------------------------------------------------- checking what the user gave
+_LABEL = r"[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?"
+_HOSTNAME = re.compile(rf"{_LABEL}(?:\.{_LABEL})*\.?")
+
+
+def _bad_address(address: str, why: str) -> ZsimError:
+    return ZsimError(f"--scheduler {address!r} is not a dask scheduler address ({why}); "
+                     f"give {SCHEDULER_FORMS}")
+
+
+def parse_scheduler(address: str) -> str:
+    """The scheduler address ``--scheduler`` names, as ``tcp://HOST:PORT`` or
+    ``tls://HOST:PORT``. HOST is a host name, an IPv4 address or an IPv6
+    address in brackets; PORT is 1..65535; a bare ``HOST:PORT`` means tcp.
+    Anything else is refused with one line that shows what an address looks
+    like (dask itself would fail later with a traceback, or not at all)."""
+    text = address.strip()
+    if not text:
+        raise _bad_address(address, "it is empty")
+    scheme = "tcp"
+    if "://" in text:
+        scheme, text = text.split("://", 1)
+        scheme = scheme.lower()
+        if scheme not in ("tcp", "tls"):
+            raise _bad_address(address, f"zsim talks to a scheduler over tcp:// or tls://, not {scheme}://")
+    if "/" in text or "@" in text or "?" in text or "#" in text or any(c.isspace() for c in text):
+        raise _bad_address(address, "it has more than HOST:PORT after the scheme")
+    if text.startswith("["):
+        close = text.find("]")
+        if close < 0:
+            raise _bad_address(address, "the '[' of an IPv6 host is never closed")
+        host, rest = text[1:close], text[close + 1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise _bad_address(address, f"{host!r} in brackets is not an IPv6 address") from None
+        host_part = f"[{host}]"
+        if not rest.startswith(":"):
+            raise _bad_address(address, "there is no :PORT")
+        port = rest[1:]
+    else:
+        if ":" not in text:
+            raise _bad_address(address, "there is no :PORT")
+        host, port = text.rsplit(":", 1)
+        if ":" in host:
+            raise _bad_address(address, "an IPv6 host goes in brackets, e.g. tcp://[::1]:8786")
+        if not host:
+            raise _bad_address(address, "there is no HOST")
+        if not _HOSTNAME.fullmatch(host) or len(host) > 253:
+            raise _bad_address(address, f"{host!r} is not a host name or IPv4 address")
+        if re.fullmatch(r"[0-9.]+", host):
+            try:
+                ipaddress.IPv4Address(host)
+            except ValueError:
+                raise _bad_address(address, f"{host!r} is not an IPv4 address") from None
+        host_part = host
+    if not port:
+        raise _bad_address(address, "there is no :PORT")
+    if not re.fullmatch(r"[0-9]{1,5}", port) or not 1 <= int(port) <= 65535:
+        raise _bad_address(address, f"the port must be a number in 1..65535, got {port!r}")
+    return f"{scheme}://{host_part}:{int(port)}"
+
+
+def seconds_from_env(name: str, default: float) -> float:
+    """A time limit in seconds from the environment variable ``name``
+    (``default`` when it is unset or empty)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise ZsimError(f"${name} must be a number of seconds above 0, got {raw!r}")
+    return value
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and its text, newlines folded."""
+    text = " ".join(str(exc).split())
+    name = type(exc).__name__
+    return f"{name}: {text}" if text else name
+
+
+# ---------------------------------------------------------------- backends
+class LocalBackend:
+    """Chunks one after another in this process, each over all numba threads."""
+    name = "local"
+
+    def results(self, plan: Plan, indices: Iterable[int], rows: bool) -> Iterator[ChunkResult]:
+        for i in indices:       # lazily: the next index is taken when the last chunk is done
+            first, n = plan.span(i)
+            yield play_task(plan.matchup, plan.seed, i, first, n, rows)
+
+    def close(self) -> None:
+        pass
+
+
+class DaskBackend:
+    """Chunks as dask tasks: on a LocalCluster started for the run, or on the
+    cluster whose scheduler ``address`` names. A few tasks per worker are in
+    flight at a time, and no more than ``AHEAD`` windows past the oldest
+    unfinished chunk, so the driver's memory stays flat; a task lost with
+    its worker is run again by dask. Every wait is bounded (see the module
+    doc); ``connect_timeout`` and ``idle_timeout`` default to the module's
+    constants or their environment variables."""
+    name = "dask"
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None,
+                 worker_threads: int | None = None, *, connect_timeout: float | None = None,
+                 idle_timeout: float | None = None):
+        self.connect_timeout = (seconds_from_env(CONNECT_TIMEOUT_ENV, CONNECT_TIMEOUT)
+                                if connect_timeout is None else float(connect_timeout))
+        self.idle_timeout = (seconds_from_env(IDLE_TIMEOUT_ENV, IDLE_TIMEOUT)
+                             if idle_timeout is None else float(idle_timeout))
+        if not (self.connect_timeout > 0 and self.idle_timeout > 0):
+            raise ZsimError("the dask backend's time limits must be above 0 seconds")
+        if scheduler is not None:
+            scheduler = parse_scheduler(scheduler)
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:   # pragma: no cover - a dependency of zsim
+            raise ZsimError("--backend dask needs the 'distributed' package") from None
+        self.cluster = None
+        if scheduler is not None:
+            self.address = scheduler
+            self.client = self._connect(Client, scheduler)
+            self.threads = worker_threads
+        else:
+            n = workers or os.cpu_count() or 1
+            self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=None)
+            self.address = self.cluster.scheduler_address
+            self.client = Client(self.cluster, set_as_default=False)
+            # one numba thread per worker process: the workers share the cores
+            self.threads = worker_threads or 1
+
+    # ------------------------------------------------------------ connecting
+    def _connect(self, Client, address: str):
+        """A client of the scheduler at ``address``, made in a daemon thread so
+        that a server which takes the connection and never answers (dask's own
+        timeout does not cover that) costs ``connect_timeout`` seconds, and the
+        thread left waiting on it does not keep zsim from exiting."""
+        timeout = self.connect_timeout
+        if address.startswith("tls://"):
+            from distributed.security import Security
+
+            if Security().get_connection_args("client").get("ssl_context") is None:
+                raise ZsimError(f"--scheduler {address} needs dask's TLS settings (distributed.comm.tls.ca-file, "
+                                f".client.cert and .client.key in the dask config); or give a tcp:// address")
+        box: dict = {}
+        done = threading.Event()
+        lock = threading.Lock()
+
+        def connect() -> None:
+            try:
+                client = Client(address, timeout=timeout, set_as_default=False)
+            except BaseException as exc:     # handed to the waiting thread
+                box["error"] = exc
+            else:
+                with lock:
+                    late = box.get("abandoned", False)
+                    box["client"] = client
+                if late:                     # the run gave up on it: let the scheduler go
+                    try:
+                        client.close(timeout=5)
+                    except Exception:
+                        pass
+            finally:
+                done.set()
+
+        threading.Thread(target=connect, name="zsim-dask-connect", daemon=True).start()
+        answered = done.wait(timeout + CONNECT_GRACE)
+        with lock:
+            if not answered:
+                box["abandoned"] = True
+        if not answered:
+            raise ZsimError(f"no dask scheduler answered at {address} within {timeout:g} s "
+                            f"(is something else listening there?)")
+        if "error" in box:
+            exc = box["error"]
+            if isinstance(exc, OSError):         # refused, unresolvable, timed out
+                raise ZsimError(f"cannot reach the dask scheduler at {address}: {exc}") from None
+            raise ZsimError(f"cannot connect to the dask scheduler at {address}: {_one_line(exc)}") from None
+        return box["client"]
+
+    # ------------------------------------------------------------ looking at the cluster
+    def _probe(self) -> int | None:
+        """The number of workers the scheduler knows of, or None when the
+        scheduler does not answer within a few seconds."""
+        if self.client.status not in ("running", "connecting"):
+            return None
+        try:
+            info = self.client.sync(self.client.scheduler.identity, n_workers=0,
+                                    callback_timeout=max(1.0, min(5.0, self.connect_timeout)))
+            return int(info.get("n_workers", len(info.get("workers", {}))))
+        except Exception:
+            return None
+
+    def workers(self) -> int:
+        """Workers in the cluster now (at least 1: a window is never empty)."""
+        return max(1, self._probe() or 0)
+
+    def _lost(self, why: str) -> ZsimError:
+        return ZsimError(f"lost the dask scheduler at {self.address} ({why}); "
+                         f"a run folder (--out DIR) keeps the finished chunks for --resume")
+
+    # ------------------------------------------------------------ playing
+    def results(self, plan: Plan, indices: Iterable[int], rows: bool) -> Iterator[ChunkResult]:
+        todo = iter(indices)
+        finished: queue.SimpleQueue = queue.SimpleQueue()   # futures, as dask says they are done
+        active: dict[str, tuple[object, int, int]] = {}    # key -> (future, chunk index, order handed out)
+        run_id = uuid.uuid4().hex      # keys never meet an earlier run's, on this cluster or another
+        handed = 0                     # chunks handed out so far
+        more = True                    # the indices are not used up
+        window = 2 * self.workers()
+        last_probe = time.monotonic()
+        no_workers_since: float | None = None
+        no_answer_since: float | None = None
+
+        def hand_out() -> None:
+            nonlocal handed, more
+            while more and len(active) < window:
+                if active and handed - min(o for _, _, o in active.values()) >= AHEAD * window:
+                    return     # the oldest chunk is late: the driver would have to hold the rest
+                try:
+                    i = next(todo)
+                except StopIteration:
+                    more = False
+                    return
+                first, n = plan.span(i)
+                f = self.client.submit(play_task, plan.matchup, plan.seed, i, first, n, rows, self.threads,
+                                       key=f"zsim-chunk-{i}-{run_id}", pure=False, retries=3)
+                active[f.key] = (f, i, handed)
+                handed += 1
+                f.add_done_callback(finished.put)
+
+        def look() -> None:
+            """Raise when the cluster cannot finish the run; else adjust the window."""
+            nonlocal window, no_workers_since, no_answer_since, last_probe
+            t = time.monotonic()
+            last_probe = t
+            if self.client.status in ("closing", "closed"):
+                raise self._lost("the connection is closed")
+            n = self._probe()
+            if n is None:
+                no_answer_since = no_answer_since or t
+                if t - no_answer_since >= self.connect_timeout:
+                    raise self._lost(f"no answer for {self.connect_timeout:g} s")
+                return
+            no_answer_since = None
+            if n == 0:
+                no_workers_since = no_workers_since or t
+                if t - no_workers_since >= self.idle_timeout:
+                    raise ZsimError(f"the dask cluster at {self.address} has had no workers for "
+                                    f"{self.idle_timeout:g} s; start workers or use --backend local")
+            else:
+                no_workers_since = None
+                window = 2 * n
+
+        def collect(f, i: int) -> ChunkResult | None:
+            """The chunk's result, or None when it is not to be had yet (its
+            result went with a worker and dask plays it again)."""
+            status = f.status
+            if status == "finished":
+                try:
+                    return f.result(timeout=self.connect_timeout)
+                except TimeoutError:
+                    return None
+                except Exception as exc:
+                    status = f.status
+                    if status in ("pending", "lost"):
+                        return None
+                    if status != "cancelled":
+                        raise self._failed(plan, i, exc) from None
+            if status == "error":
+                try:
+                    exc = f.exception(timeout=self.connect_timeout)
+                except Exception as e:   # the error itself could not be fetched
+                    exc = e
+                raise self._failed(plan, i, exc) from None
+            if status == "cancelled":
+                if self.client.status != "running":
+                    raise self._lost("the connection closed mid-run")
+                raise ZsimError(f"chunk {i} of the run was cancelled on the dask cluster at {self.address} "
+                                f"(by another client?)")
+            return None
+
+        try:
+            hand_out()
+            while active:
+                try:
+                    f = finished.get(timeout=POLL)
+                except queue.Empty:
+                    look()
+                    hand_out()
+                    continue
+                entry = active.get(f.key)
+                if entry is None or entry[0] is not f:
+                    continue
+                res = collect(f, entry[1])
+                if res is None:
+                    look()
+                    f.add_done_callback(finished.put)    # heard of again once it is played again
+                    continue
+                del active[f.key]
+                f.release()
+                no_workers_since = None
+                if time.monotonic() - last_probe > 10 * POLL:
+                    look()      # now and then, so the window follows workers that come and go
+                hand_out()
+                yield res
+        finally:
+            # a stop, an error, or the driver done early: the chunks still out are not wanted.
+            # Releasing is local (it queues a message), so it cannot hang on a lost scheduler.
+            for f, _, _ in active.values():
+                f.release()
+            active.clear()
+
+    def _failed(self, plan: Plan, i: int, exc: BaseException) -> ZsimError:
+        first, n = plan.span(i)
+        return ZsimError(f"chunk {i} (games {first:,}..{first + n - 1:,}) failed on the dask cluster at "
+                         f"{self.address}, after its retries: {_one_line(exc)}")
+
+    def close(self) -> None:
+        """Let go of the cluster; never raises (it runs while an error may be on
+        its way to the user) and never waits long. Closing a client whose
+        scheduler is gone stops its attempts to reconnect, which dask logs as an
+        error with a traceback; zsim has said what happened in one line, so
+        that log is dropped."""
+        quiet = _DropAll()
+        log = logging.getLogger("distributed.client")
+        log.addFilter(quiet)
+        try:
+            self.client.close(timeout=5)
+        except Exception:
+            pass
+        finally:
+            log.removeFilter(quiet)
+            if self.cluster is not None:
+                try:
+                    self.cluster.close(timeout=10)
+                except Exception:
+                    pass
+
+
+class _DropAll(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return False
+
+
+def make_backend(name: str, scheduler: str | None = None, workers: int | None = None):
+    """The backend ``--backend``, ``--scheduler`` and ``--workers`` ask for;
+    every option is checked before anything starts or connects."""
+    if name not in BACKENDS:
+        raise ZsimError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+    if scheduler is not None and name != "dask":
+        raise ZsimError("--scheduler needs --backend dask")
+    if workers is not None and workers < 1:
+        raise ZsimError(f"--workers must be at least 1, got {workers}")
+    if name != "dask":
+        return LocalBackend()
+    if scheduler is not None:
+        scheduler = parse_scheduler(scheduler)
+    seconds_from_env(CONNECT_TIMEOUT_ENV, CONNECT_TIMEOUT)
+    seconds_from_env(IDLE_TIMEOUT_ENV, IDLE_TIMEOUT)
+    return DaskBackend(scheduler, workers)
