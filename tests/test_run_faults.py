@@ -164,6 +164,8 @@ LONG = {
     "tournament": ["tournament", "-p", "2", "--field", "simple,random", "--games", "100000000",
                    "--out", "t.parquet"],
     "record": ["record", "-p", "4", "--games", "2000000", "--out", "t.parquet"],
+    "simulate-dask": ["simulate", "-p", "2", "--games", "200000000", "--out", "t.parquet",
+                      "--backend", "dask", "--workers", "2"],
 }
 
 
@@ -180,7 +182,7 @@ def test_sigterm_and_sighup_stop_like_ctrl_c(tmp_path, command, sig, code, word)
     assert "Traceback" not in err
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"zsim: {word}"), err
-    if command == "simulate":       # stopped at a chunk's end, with the summary of the finished games
+    if command.startswith("simulate"):    # stopped at a chunk's end, with the summary of the finished games
         assert "the summary covers the finished games; t.parquet was not written" in lines[0]
         assert out.splitlines()[0].endswith("deck default (jobs.csv)")
     assert sorted(os.listdir(tmp_path)) == []
@@ -407,3 +409,38 @@ def test_sha256sums_checks_with_the_standard_tool(tmp_path):
         assert hashlib.sha256((tmp_path / "run" / name).read_bytes()).hexdigest() == digest
     assert np.array_equal(json.loads((tmp_path / "run" / "summary.json").read_text())["agg"],
                           simulate(M, 6_000, 3).agg)
+
+
+def test_replay_of_an_endless_line_is_refused_before_it_fills_memory(tmp_path):
+    code, out, err = zsim(["replay", "/dev/zero"], tmp_path)
+    assert code == 2 and out == ""
+    one_error_line(err, "/dev/zero", "line 1 is longer than 16 MiB")
+
+
+def test_a_reader_that_stops_early_ends_a_stream_with_status_0(tmp_path):
+    """``zsim record | head -1``: the broken pipe is the reader's choice, not an error."""
+    for args in (["record", "-p", "2", "--games", "20000"], ["replay", "-"]):
+        feed = subprocess.run([sys.executable, "-m", "zsim.cli", "record", "-p", "2", "--games", "200"],
+                              capture_output=True, check=True).stdout if args[0] == "replay" else None
+        proc = subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=tmp_path,
+                                stdin=subprocess.PIPE if feed else None, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        if feed:
+            proc.stdin.write(feed)
+            proc.stdin.close()
+        first = proc.stdout.readline()
+        proc.stdout.close()                      # the reader goes away
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=300) == 0, err
+        assert first and err == "", err
+
+
+@pytest.mark.parametrize("backend, scheduler, message", [
+    ("local", None, "--workers needs --backend dask"),
+    ("dask", "tcp://127.0.0.1:8786", "the cluster at --scheduler has its own workers"),
+])
+def test_workers_that_would_be_ignored_are_refused(backend, scheduler, message):
+    from zsim.backends import make_backend
+
+    with pytest.raises(ZsimError, match=message):
+        make_backend(backend, scheduler, 2)

@@ -221,8 +221,12 @@ class DaskBackend:
             self.threads = worker_threads
         else:
             n = workers or os.cpu_count() or 1
+            # the cluster is zsim's own: a failing chunk reaches the user as one
+            # line through its future, so the workers' logs (tasks cancelled
+            # when a run stops, port notices) stay quiet
             self.cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None)
+                                        host="127.0.0.1", dashboard_address=None,
+                                        silence_logs=logging.CRITICAL)
             self.address = self.cluster.scheduler_address
             self.client = Client(self.cluster, set_as_default=False)
             # one numba thread per worker process: the workers share the cores
@@ -451,6 +455,11 @@ def make_backend(name: str, scheduler: str | None = None, workers: int | None = 
         raise ZsimError("--scheduler needs --backend dask")
     if workers is not None and workers < 1:
         raise ZsimError(f"--workers must be at least 1, got {workers}")
+    if workers is not None and name != "dask":
+        raise ZsimError("--workers needs --backend dask (the local backend uses --threads)")
+    if workers is not None and scheduler is not None:
+        raise ZsimError("--workers sizes the LocalCluster zsim starts; the cluster at --scheduler has "
+                        "its own workers (start them with `dask worker`)")
     if name != "dask":
         return LocalBackend()
     if scheduler is not None:

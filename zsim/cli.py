@@ -156,7 +156,7 @@ def record(players, seed, games, first, strategies, rules, deck, out):
                 fh.write(to_jsonl(events))
     else:
         for events in games_iter:
-            click.echo(to_jsonl(events), nl=False)
+            _stream(to_jsonl(events))
 
 
 @cli.command()
@@ -170,7 +170,7 @@ def replay(file, check):
     for events in read_records(file):
         if check:
             check_record(events)
-        click.echo(play_by_play(events), nl=False)
+        _stream(play_by_play(events))
 
 
 @cli.command()
@@ -247,6 +247,19 @@ def bench(as_json, games, repeat, reference_games, startup, memory_games, scalin
         return
     run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games,
               startup=startup, memory_games=memory_games)
+
+
+def _stream(text: str) -> None:
+    """Write a piece of streamed output (records, a play-by-play). A reader
+    that stops early (``zsim record | head``) ends the command quietly with
+    status 0, as for any Unix filter; click would report status 1."""
+    try:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())      # the interpreter's final flush goes nowhere
+        raise click.exceptions.Exit(0) from None
 
 
 def _print_table(frame):

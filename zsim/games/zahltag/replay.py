@@ -11,22 +11,52 @@ from zsim.errors import ZsimError
 TYPE_NAMES = {"F": "foreman", "W": "worker", "C": "crane", "E": "excavator"}
 
 
+#: no event of a record comes near this; a longer "line" (``/dev/zero``, a
+#: binary file) is refused before it can fill the memory
+MAX_LINE = 16 << 20
+
+
 def read_records(path: str) -> list[list[dict]]:
     """The games of a JSON-lines file (``-`` = stdin), split at ``start`` events."""
     if path == "-":
         name = "<stdin>"
-        text = _read_stdin(name)
-    else:
-        p = Path(path)
-        if not p.exists():
-            raise ZsimError(f"record file {path!r} does not exist")
+        raw = getattr(sys.stdin, "buffer", None)
+        if raw is None:     # a text-only stdin (embedded use): take it as it is
+            return _split(name, enumerate(sys.stdin.read().splitlines(), start=1))
+        return _split(name, _record_lines(raw, name))
+    p = Path(path)
+    if not p.exists():
+        raise ZsimError(f"record file {path!r} does not exist")
+    try:
+        with open(p, "rb") as fh:
+            return _split(path, _record_lines(fh, path))
+    except OSError as exc:
+        raise ZsimError(f"record file {path!r} cannot be read: {exc.strerror or exc.__class__.__name__}") \
+            from None
+
+
+def _record_lines(fh, name: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a binary stream of UTF-8 lines, each at most
+    :data:`MAX_LINE` bytes, read one at a time."""
+    line_no = 0
+    while True:
+        line = fh.readline(MAX_LINE + 1)
+        if not line:
+            return
+        line_no += 1
+        if len(line) > MAX_LINE:
+            raise ZsimError(f"record file {name!r} cannot be read: line {line_no} is longer than "
+                            f"{MAX_LINE >> 20} MiB, which no game record is")
         try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ZsimError(f"record file {path!r} cannot be read: {exc.__class__.__name__}") from None
-        name = path
+            yield line_no, line.decode("utf-8").rstrip("\r\n")
+        except UnicodeDecodeError as exc:
+            raise ZsimError(f"record file {name!r} cannot be read: line {line_no} is not UTF-8 text "
+                            f"(byte {exc.start + 1})") from None
+
+
+def _split(name: str, lines) -> list[list[dict]]:
     games: list[list[dict]] = []
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    for line_no, line in lines:
         if not line.strip():
             continue
         try:
@@ -49,17 +79,6 @@ def read_records(path: str) -> list[list[dict]]:
     if not games:
         raise ZsimError(f"{name}: no games in the record")
     return games
-
-
-def _read_stdin(name: str) -> str:
-    """stdin as UTF-8 (the record format's encoding), whatever the locale says."""
-    raw = getattr(sys.stdin, "buffer", None)
-    try:
-        return raw.read().decode("utf-8") if raw is not None else sys.stdin.read()
-    except UnicodeDecodeError as exc:
-        raise ZsimError(f"{name} is not UTF-8 text (byte {exc.start + 1})") from None
-    except OSError as exc:
-        raise ZsimError(f"{name} cannot be read: {exc.strerror or exc.__class__.__name__}") from None
 
 
 def check_record(events: list[dict]) -> None:
