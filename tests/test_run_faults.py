@@ -83,7 +83,7 @@ def test_a_shard_of_another_run_is_refused_not_folded(tmp_path):
 
 
 def test_a_shard_with_flipped_bytes_is_refused(tmp_path):
-    plan = finished_run(tmp_path / "run")
+    finished_run(tmp_path / "run")
     shard = tmp_path / "run" / "chunk-00000001.parquet"
     data = bytearray(shard.read_bytes())
     data[len(data) // 2] ^= 0x40
