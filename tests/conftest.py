@@ -1,6 +1,8 @@
 """Shared fixtures: the default deck and a few matchups every test can reuse."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from zsim.games.zahltag.deck import default_deck
@@ -56,8 +58,10 @@ class SmallFs:
         self.path = path
         self.size = size
         path.mkdir(parents=True, exist_ok=True)
-        self.mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-                                      capture_output=True).returncode == 0
+        # ZSIM_TEST_NO_MOUNT=1 tries the stand-in where a mount would work
+        self.mounted = not os.environ.get("ZSIM_TEST_NO_MOUNT") and subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+            capture_output=True).returncode == 0
         self.limit: int | None = None if self.mounted else size
         #: what the failed writes say
         self.errors = ("No space left on device",) if self.mounted else ("File too large",)
