@@ -167,8 +167,10 @@ def test_the_bar_is_erased_when_the_run_raises():
 def default_sigint():
     """Python's own SIGINT handler, whatever the test runner installed."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    hook = sys.unraisablehook           # a stop quiets it (zsim.signals.note); give it back
     yield
     signal.signal(signal.SIGINT, previous)
+    sys.unraisablehook = hook
 
 
 def test_ctrl_c_waits_for_the_next_advance(default_sigint):
@@ -193,6 +195,22 @@ def test_ctrl_c_survives_a_library_that_swallows_keyboard_interrupt(default_sigi
             except KeyboardInterrupt:
                 pass
             p.advance(100)
+
+
+def test_a_swallowed_ctrl_c_before_any_chunk_still_stops_at_the_first(default_sigint):
+    """Before the first chunk a Ctrl-C raises at once; if a library drops that
+    raise, the first advance must still stop the run, and with SIGTERM's status."""
+    from zsim import signals
+
+    with pytest.raises(KeyboardInterrupt) as stop:
+        with progress(300, "simulate", quiet=True) as p:
+            try:
+                signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None)
+            except KeyboardInterrupt:
+                pass                                     # what polars does
+            p.advance(100)
+    assert isinstance(stop.value, signals.Stopped) and signals.exit_code() == 143
+    signals.note(signal.SIGINT)                          # leave the status as other tests expect
 
 
 def test_ctrl_c_twice_or_before_any_chunk_raises_at_once(default_sigint):

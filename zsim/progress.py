@@ -105,11 +105,14 @@ class Progress:
             stop_now(self._signum)
 
     def _on_signal(self, signum, frame) -> None:
-        if self.stop_requested or self.done == 0:
-            stop_now(signum)              # pressed twice, or nothing to keep yet: stop now
+        again = self.stop_requested
         note(signum)
         self._signum = signum
+        # noted before any raise: should a library swallow the raise (polars
+        # does), the next advance still stops the run
         self.stop_requested = True
+        if again or self.done == 0:
+            stop_now(signum)              # pressed twice, or nothing to keep yet: stop now
 
     _on_sigint = _on_signal
 

@@ -14,6 +14,7 @@ up after a Ctrl-C tidies up after the other two as well.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 
 STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
@@ -30,8 +31,19 @@ class Stopped(KeyboardInterrupt):
 
 
 def note(signum: int) -> None:
-    """Remember that ``signum`` arrived (it decides the exit status)."""
+    """Remember that ``signum`` arrived (it decides the exit status).
+
+    From then on zsim is on its way out, and a stop raised at once (before
+    the first chunk, say while numba loads or compiles the engine) can leave
+    objects of the compiler half built; their destructors then fail, and
+    Python would print each failure as "Exception ignored ... Traceback".
+    Those say nothing to the user, so they are dropped."""
     _last.append(int(signum))
+    sys.unraisablehook = _drop_unraisable
+
+
+def _drop_unraisable(unraisable) -> None:
+    pass
 
 
 def stop_now(signum: int):
