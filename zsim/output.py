@@ -34,7 +34,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from zsim.errors import OutputError, ZsimError, output_error
+from zsim.errors import OutputError, output_error
 
 
 def _write_failures() -> tuple[type[BaseException], ...]:
@@ -48,6 +48,17 @@ def is_write_failure(exc: BaseException) -> bool:
         return True
     text = str(exc).lower()
     return isinstance(exc, pl.exceptions.PolarsError) and ("os error" in text or "io error" in text)
+
+
+def file_digest(path: Path) -> tuple[int, str]:
+    """(size in bytes, SHA-256 in hex) of a file, read in blocks."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+            size += len(block)
+    return size, h.hexdigest()
 
 
 # ---------------------------------------------------------------- temporary names
@@ -113,13 +124,12 @@ def clean_stale(folder: Path, name: str) -> list[Path]:
 
 
 def _remove(path: Path) -> None:
+    """Remove a temporary, file or folder, if it is still there."""
     try:
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink()
-    except FileNotFoundError:
-        pass
     except OSError:
         pass
 
@@ -308,5 +318,5 @@ def parquet_output(target: Path) -> Iterator[ParquetChunks]:
         chunks.close()
 
 
-__all__ = ["OutputSet", "ParquetChunks", "ZsimError", "atomic_path", "clean_stale", "output_set",
+__all__ = ["OutputSet", "ParquetChunks", "atomic_path", "clean_stale", "file_digest", "output_set",
            "parquet_output", "signals_held", "tag_is_stale", "temp_tag"]

@@ -114,7 +114,6 @@ class Progress:
         if again or self.done == 0:
             stop_now(signum)              # pressed twice, or nothing to keep yet: stop now
 
-    _on_sigint = _on_signal
 
     # -- the bar itself ------------------------------------------------------
     def _show(self) -> None:

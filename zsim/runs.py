@@ -37,7 +37,7 @@ from zsim import __version__
 from zsim.errors import ZsimError, output_error
 from zsim.backends import ChunkResult, LocalBackend
 from zsim.games.zahltag.batch_nb import A_GAMES, N_AGG
-from zsim.output import atomic_path
+from zsim.output import atomic_path, file_digest
 from zsim.runner import DEFAULT_CHUNK, Matchup, Summary, check_games_and_seed, win_share_ci
 
 MANIFEST = "manifest.json"
@@ -95,14 +95,6 @@ def _shard_name(index: int) -> str:
     return f"chunk-{index:08d}.parquet"
 
 
-def _file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 class RunFolder:
     """The manifest, shards and checksums of one run (see the module doc).
 
@@ -137,23 +129,23 @@ class RunFolder:
             raise
 
     def _open(self, plan: Plan, resume: bool) -> "RunFolder":
-        folder, path = self, self.path
+        path = self.path
         manifest = path / MANIFEST
         if resume:
             if not manifest.is_file():
                 raise ZsimError(f"--resume: {str(path)!r} holds no zsim run (no {MANIFEST})")
-            folder._lock()
-            old = folder._read_manifest()
+            self._lock()
+            old = self._read_manifest()
             diff = manifest_diff(old, plan.manifest())
             if diff:
                 raise ZsimError(f"--resume: this command differs from the run in {str(path)!r} in "
                                 f"{', '.join(diff)}; give the same options, or a new --out folder")
-            folder.clean_temporaries()
-            return folder
+            self.clean_temporaries()
+            return self
         created = not path.exists()
         if not created:
-            folder._lock()
-            folder.clean_temporaries()      # a killed run's half-written files do not count
+            self._lock()
+            self.clean_temporaries()      # a killed run's half-written files do not count
             if any(path.iterdir()):
                 what = "a zsim run (add --resume to finish it)" if manifest.is_file() else "other files"
                 raise ZsimError(f"--out folder {str(path)!r} already holds {what}")
@@ -162,12 +154,12 @@ class RunFolder:
                 path.mkdir()
             except OSError as exc:
                 raise output_error(exc, f"--out folder {str(path)!r}") from None
-            folder._lock()
+            self._lock()
         if not os.access(path, os.W_OK | os.X_OK):
             raise ZsimError(f"--out folder {str(path)!r} is not writable")
         try:
-            folder.write_json(MANIFEST, {**plan.manifest(), "run": folder._run_id, "zsim": __version__})
-            folder._write_sums()
+            self.write_json(MANIFEST, {**plan.manifest(), "run": self._run_id, "zsim": __version__})
+            self._write_sums()
         except BaseException:
             # nothing of the run is on disk: leave the folder as it was (gone, if it was made here)
             (path / MANIFEST).unlink(missing_ok=True)
@@ -179,7 +171,7 @@ class RunFolder:
                 except OSError:
                     pass
             raise
-        return folder
+        return self
 
     def _lock(self) -> None:
         try:
@@ -250,7 +242,7 @@ class RunFolder:
         what = f"shard {name} of run folder {str(self.path)!r} (--resume goes on from the shards written)"
         with atomic_path(self.path / name, what) as tmp:
             pq.write_table(table, tmp, compression="zstd")
-            self._append_sum(name, _file_digest(tmp))
+            self._append_sum(name, file_digest(tmp)[1])
 
     def finish(self, summary: Summary, stopped_early: bool) -> None:
         self._write_sums()
@@ -312,7 +304,7 @@ class RunFolder:
         if want is None:
             return f"is not listed in {SUMS}: zsim did not write it in this run", None
         try:
-            if _file_digest(p) != want:
+            if file_digest(p)[1] != want:
                 return f"is damaged: its SHA-256 is not the one {SUMS} lists", None
             meta = pq.read_schema(p).metadata or {}
             info = json.loads(meta[SHARD_KEY])
