@@ -3,8 +3,12 @@
 Counts the opponents who could cover the job (from their public bounds). With
 none it bids the maximum; otherwise it expects rivals to bid around
 ``expect`` and goes ``margin`` lower for each rival, never under ``floor``.
-Strong against fields that bid a fixed middle amount; weak when everyone
-undercuts (ties pay bid − 2).
+Its defaults (expect 5, margin 2, floor 2, target 7) bid 3 against one
+rival and 2 against several, with a hand of 7: low bids that win many jobs
+cheaply. They are chosen to make it a strategy of its own: at its old
+defaults (5, 1, 3, 8) it bid 4 against one rival and 3 against several,
+exactly what ``counter`` bids, and the two played identical games. Weak when
+everyone undercuts (ties pay bid − 2).
 """
 from __future__ import annotations
 
@@ -19,9 +23,9 @@ NAME = "undercut"
 DESCRIPTION = "bids below the expected competition: expect - margin x rivals who could cover"
 PARAMS = (
     Param("expect", 5.0, 1.0, 8.0, "the bid it expects a lone rival to make"),
-    Param("margin", 1.0, 0.0, 4.0, "how much lower it goes per rival that could cover"),
-    Param("floor", 3.0, 1.0, 8.0, "never bids below this"),
-    Param("target", 8.0, 4.0, 12.0, "hand size it grows towards"),
+    Param("margin", 2.0, 0.0, 4.0, "how much lower it goes per rival that could cover"),
+    Param("floor", 2.0, 1.0, 8.0, "never bids below this"),
+    Param("target", 7.0, 4.0, 12.0, "hand size it grows towards"),
 )
 
 

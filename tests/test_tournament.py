@@ -15,11 +15,13 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
+from zsim import tournament as tournament_module
 from zsim.cli import cli, main
 from zsim.games.zahltag.records import record_game
 from zsim.runner import Matchup
 from zsim.strategy_registry import registry
-from zsim.tournament import (WIN_UNITS, Z95, compare_independent, parse_field, run_tournament,
+from zsim.tournament import (CHECK_DEALS, WIN_UNITS, Z95, Tournament, compare_independent,
+                             identical_pairs, order_bounds, parse_field, run_tournament, seating_orders,
                              seatings, tournament_json, variance_reduction)
 
 FIELD = ("simple", "random", "passive", "fixed")
@@ -64,6 +66,76 @@ def test_seatings_are_balanced(entries, players, design):
         assert len(rows) == math.factorial(players) and used == "all"     # every permutation
     if design == "rotations" and entries >= players:
         assert used == "rotations" and len(rows) == math.comb(entries, players) * players
+
+
+@pytest.mark.parametrize("entries,players", [(3, 3), (4, 3), (5, 3), (4, 4), (5, 4), (7, 4), (3, 2)])
+def test_rotation_orders_seat_everyone_after_everyone_equally(entries, players):
+    """Over the (P-1)! orders, b sits k seats after a (round the table) equally
+    often for every a != b and every k: one fixed cyclic order would not."""
+    orders, used = seating_orders(entries, players, "rotations")
+    assert used == "rotations" and orders.shape == (math.factorial(players - 1),
+                                                    math.comb(entries, players) * players, players)
+    follows = np.zeros((entries, entries, players), int)          # a, b, seats from a to b
+    for order in orders:
+        for r in order.tolist():
+            for i, j in itertools.permutations(range(players), 2):
+                follows[r[i], r[j], (j - i) % players] += 1
+    live = follows[~np.eye(entries, dtype=bool)][:, 1:]
+    assert (live == live[0, 0]).all(), follows
+    if players >= 3:   # a single order (the old design) puts b after a at one distance only
+        one = np.zeros((entries, entries, players), int)
+        for r in orders[0].tolist():
+            for i, j in itertools.permutations(range(players), 2):
+                one[r[i], r[j], (j - i) % players] += 1
+        assert not (one[~np.eye(entries, dtype=bool)][:, 1:] == one[0, 1, 1]).all()
+    # each order is balanced on its own: every entry at every seat, every pair as often
+    for order in orders:
+        counts = np.zeros((entries, players), int)
+        for r in order.tolist():
+            for seat, e in enumerate(r):
+                counts[e, seat] += 1
+        assert (counts == counts[0, 0]).all()
+    assert (orders[0] == seatings(entries, players, "rotations")[0]).all()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rotation_orders_of_a_full_table_are_every_permutation(players):
+    orders, _ = seating_orders(players, players, "rotations")
+    played = [tuple(r) for r in orders.reshape(-1, players).tolist()]
+    assert sorted(played) == sorted(itertools.permutations(range(players)))   # each exactly once
+    every, _ = seating_orders(players, players, "all")
+    assert every.shape == (1, math.factorial(players), players)
+
+
+@pytest.mark.parametrize("deals,orders,expected", [(12, 6, [2] * 6), (13, 6, [2, 2, 2, 2, 2, 3]),
+                                                   (4, 6, [0, 1, 1, 0, 1, 1]), (7, 1, [7]), (5, 2, [2, 3])])
+def test_order_blocks_are_equal_or_one_deal_apart(deals, orders, expected):
+    b = order_bounds(deals, orders)
+    assert b[0] == 0 and b[-1] == deals and np.diff(b).tolist() == expected
+
+
+def test_rotations_play_each_order_on_its_own_block_of_deals():
+    field = ("simple", "random", "fixed", "passive", "fixed:k=5")
+    t, rows = collect_rows(field, 4, 13, 6, design="rotations", chunk=4)
+    assert len(t.orders) == 6 and t.per_deal == 20 and t.games == 13 * 20
+    assert t.order_deals().tolist() == [2, 2, 2, 2, 2, 3] and len(t.all_seatings) == 120
+    assert len(t.seatings) == 20 and (t.seatings == t.all_seatings[:20]).all()
+    bounds = order_bounds(13, 6)
+    games = rows.group_by("deal", "permutation").agg(pl.col("strategy").sort_by("seat"),
+                                                      pl.col("game").first())
+    assert games.height == 13 * 20 and (games["game"] == games["deal"]).all()
+    for rec in games.iter_rows(named=True):
+        perm, deal = rec["permutation"], rec["deal"]
+        order = perm // 20
+        assert bounds[order] <= deal < bounds[order + 1]           # the deal's own order
+        assert [str(s) for s in rec["strategy"]] == [field[e] for e in t.all_seatings[perm]]
+    per_deal = games.group_by("deal").agg(pl.col("permutation").n_unique().alias("seatings"),
+                                          (pl.col("permutation") // 20).n_unique().alias("orders"))
+    assert (per_deal["seatings"] == 20).all() and (per_deal["orders"] == 1).all()   # one order a deal
+    # every one of the 120 seatings is played, over a multiple of 6 deals equally often
+    _, rows12 = collect_rows(field, 4, 12, 6, design="rotations")
+    counts = rows12.filter(pl.col("seat") == 0).group_by("permutation").len()
+    assert counts.height == 120 and (counts["len"] == 2).all()
 
 
 def test_large_field_falls_back_to_rotations():
@@ -155,18 +227,79 @@ def test_head_to_head_shares():
     assert simple_vs_passive["above"][0] > 0.8               # a bidder beats the floor
 
 
+def test_head_to_head_intervals_over_deals():
+    """above_ci95 is the 95% half-width of the per-deal shares, computed here
+    from the per-game rows: per deal and ordered pair, the seat pairs in which
+    the row placed better over those compared in that deal's games."""
+    field = ("simple", "random", "fixed", "passive", "fixed:k=6")
+    t, rows = collect_rows(field, 3, 31, 9, design="rotations", chunk=8)
+    h2h = t.head_to_head()
+    ci = t.head_to_head_matrix(ci=True)
+    places = {}
+    for rec in rows.select("deal", "permutation", "seat", "strategy", "place").iter_rows():
+        places.setdefault((rec[0], rec[1]), {})[rec[2]] = (str(rec[3]), rec[4])
+    for a, b in itertools.permutations(range(len(field)), 2):
+        won = np.zeros(31)
+        compared = np.zeros(31)
+        for (deal, _), seats in places.items():
+            for i, j in itertools.permutations(seats, 2):
+                (sa, pa), (sb, pb) = seats[i], seats[j]
+                if sa == field[a] and sb == field[b]:
+                    won[deal] += pa < pb
+                    compared[deal] += 1
+        assert len(set(compared)) == 1 and compared[0] == t.per_deal_pairs()[a, b] == 9   # C(3, 1) subsets x 3 rotations
+        x = won / compared
+        rec = h2h.filter((pl.col("row") == field[a]) & (pl.col("column") == field[b])).row(0, named=True)
+        assert rec["above"] == pytest.approx(x.mean(), rel=1e-12)
+        assert rec["above_ci95"] == pytest.approx(Z95 * x.std(ddof=1) / math.sqrt(31), rel=1e-9, abs=1e-15)
+        assert ci[field[b]][a] == rec["above_ci95"]
+    assert all(ci[e][i] is None for i, e in enumerate(field))
+    assert h2h["above_ci95"].min() >= 0 and h2h.filter(pl.col("column") == "random")["above_ci95"].min() > 0
+
+
+def test_head_to_head_interval_by_hand():
+    """Two entries, two seats, seatings (0, 1) and (1, 0): two compared seat
+    pairs a deal. Entry 0 placed above in 1, 0, 2, 1 of them over 4 deals:
+    per-deal shares 0.5, 0, 1, 0.5, mean 0.5, sd sqrt(0.5 / 3)."""
+    z = np.zeros((3, 2), np.int64)
+    t = Tournament(("simple", "random"), 2, np.array([[[0, 1], [1, 0]]]), "all", 4, 0, False,
+                   z, z, z, z, np.array([[0, 4], [3, 0]]), np.array([[0, 6], [3, 0]]),
+                   np.array([[0, 1], [1, 0]]), np.array([[0, 8], [8, 0]]), np.array([[0, 8], [8, 0]]))
+    half = Z95 * math.sqrt(0.5 / 3) / 2
+    assert t.above_ci95()[0, 1] == pytest.approx(half, rel=1e-12)
+    # entry 1 placed above in 1, 1, 0, 1 (sum 3, squares 3): shares 0.5, 0.5, 0, 0.5, sd 0.25
+    assert t.above_ci95()[1, 0] == pytest.approx(Z95 * 0.25 / 2, rel=1e-12)
+    wide = t.head_to_head_matrix(ci=True)
+    assert wide["random"].to_list() == [pytest.approx(half), None]
+    assert t.head_to_head()["above_ci95"][0] == pytest.approx(half)
+    assert t.head_to_head_matrix()["random"][0] == 0.5
+
+
 def test_results_do_not_depend_on_chunks_or_threads():
     a = tournament_json(run_tournament(FIELD, 4, 50, 21))
     b = tournament_json(run_tournament(FIELD, 4, 50, 21, chunk=7))
     assert a == b
+    five = ("simple", "random", "passive", "fixed", "fixed:k=6")
+    c = run_tournament(five, 4, 50, 21, design="rotations")          # 6 orders, blocks of 8 and 9 deals
+    d = run_tournament(five, 4, 50, 21, design="rotations", chunk=5)
+    e = run_tournament(five, 4, 50, 21, design="rotations", chunk=1)
+    assert tournament_json(c) == tournament_json(d) == tournament_json(e)
+    for name in ("ent_sum", "ent_sq", "seat_sum", "seat_sq", "above", "above_sq", "tie", "pairs", "shared"):
+        assert (getattr(c, name) == getattr(d, name)).all() and (getattr(c, name) == getattr(e, name)).all()
+    assert c.above_sq.sum() > c.above.sum() > 0          # several compared pairs a deal: squares exceed
     old = numba.get_num_threads()
     try:
         one = invoke("--field", "simple,random,fixed", "-p", "3", "--games", "60", "--threads", "1", "--json")
         many = invoke("--field", "simple,random,fixed", "-p", "3", "--games", "60",
                       "--threads", str(numba.config.NUMBA_NUM_THREADS), "--json")
+        rot = ["--field", "simple,random,fixed,passive,fixed:k=6", "-p", "4", "--games", "40",
+               "--seatings", "rotations", "--json"]
+        rot_one = invoke(*rot, "--threads", "1")
+        rot_many = invoke(*rot, "--threads", str(numba.config.NUMBA_NUM_THREADS))
     finally:
         numba.set_num_threads(old)
     assert one == many and json.loads(one)["games"] == 360
+    assert rot_one == rot_many and json.loads(rot_one)["orders"] == 6
 
 
 # ---------------------------------------------------------------- variance reduction
@@ -222,7 +355,81 @@ def test_rotations_design_from_the_cli():
     data = invoke_json("--field", "simple,random,passive,fixed,fixed:k=6", "--games", "5",
                        "--seatings", "rotations")
     assert data["design"] == "rotations" and data["seatings"] == 20 and data["games"] == 100
+    assert data["orders"] == 6 and data["order_deals"] == [0, 1, 1, 1, 1, 1]
     assert all(r["games"] == 5 * 16 for r in data["strategies"])
+    out = invoke("--field", "simple,random,passive,fixed,fixed:k=6", "--games", "12", "--seatings", "rotations")
+    assert ("12 deals x 20 seatings (each 4-subset of the field in its 4 rotations, in one of its 6 cyclic "
+            "orders a deal; the orders take blocks of 2 deals (equal)) = 240 games played") in out
+
+
+# ---------------------------------------------------------------- identical play
+SAME = [("counter", "counter:blind=0.4"),                  # blind counts from 0.5 on
+        ("fixed:k=8", "fixed:k=40"),                       # bids are capped at max_bid = 8
+        ("counter", "undercut:margin=1:floor=3:target=8")]  # undercut's old defaults: counter's bids
+
+
+@pytest.mark.parametrize("pair", SAME, ids=[" = ".join(p) for p in SAME])
+def test_identical_entries_are_flagged(pair):
+    field = parse_field(",".join(("simple",) + pair + ("random",)))
+    t = run_tournament(field, 4, 20, 3, design="rotations")
+    assert t.identical == ((field[1], field[2]),) and t.identical_deals == CHECK_DEALS
+    data = tournament_json(t)
+    assert data["identical"] == [[field[1], field[2]]] and data["identical_deals_checked"] == CHECK_DEALS
+
+
+def test_identical_entries_in_all_seatings_have_equal_rows():
+    field = parse_field("simple,counter,counter:blind=0.4")
+    t = run_tournament(field, 3, 30, 5)          # every permutation on every deal
+    assert t.identical == (("counter", "counter:blind=0.4"),)
+    table = t.strategies()
+    assert table.row(1)[2:] == table.row(2)[2:]    # the same games, hence the same figures
+
+
+def test_different_entries_are_not_flagged():
+    t = run_tournament(("simple", "counter", "undercut", "fixed", "fixed:k=4", "monopolist"), 4, 20, 3,
+                       design="rotations")
+    assert t.identical == () and t.identical_deals == CHECK_DEALS
+    two = run_tournament(("counter", "counter:blind=1"), 2, 10, 1)
+    assert two.identical == ()
+    assert run_tournament(("simple",), 3, 10, 1).identical == ()
+    assert run_tournament(FIELD, 4, 5, 1, check_identical=False).identical_deals == 0
+
+
+def test_identical_check_compares_every_game(monkeypatch):
+    """A difference in one statistic of the last game checked, in one seating
+    only, is enough to tell a pair apart."""
+    field = ("simple", "counter", "counter:blind=0.4")
+    orders, _ = seating_orders(3, 3)
+    assert identical_pairs(field, orders, 2) == (("counter", "counter:blind=0.4"),)
+    real = tournament_module.play_chunk
+    target = (field[0], field[2], field[1])                       # a seating only the swaps play
+
+    def fake(m, seed, first, n, *args, **kwargs):
+        so, go = real(m, seed, first, n, *args, **kwargs)
+        if m.strategies == target and first + n == CHECK_DEALS:
+            so = so.copy()
+            so[-1, 2, -1] += 1
+        return so, go
+
+    monkeypatch.setattr(tournament_module, "play_chunk", fake)
+    assert identical_pairs(field, orders, 2) == ()
+    assert identical_pairs(field, orders, 2, deals=CHECK_DEALS - 1) != ()   # that game is not checked
+
+
+def test_cli_warns_of_identical_entries():
+    args = ["tournament", "--field", "simple,counter,counter:blind=0.4", "-p", "3", "--games", "10"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [(
+        f"warning: counter and counter:blind=0.4 played identical games in every one of the {CHECK_DEALS} "
+        "deals checked: they are one strategy here; their rows differ only by the seatings each drew "
+        "(keep one of them)")]
+    data = json.loads(CliRunner().invoke(cli, [*args, "--json"]).stdout)
+    assert data["identical"] == [["counter", "counter:blind=0.4"]]
+    quiet = CliRunner().invoke(cli, [*args, "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    other = CliRunner().invoke(cli, ["tournament", "--field", "simple,counter", "-p", "2", "--games", "10"])
+    assert other.exit_code == 0 and other.stderr == ""
 
 
 def test_unfair_strategy_is_labelled(monkeypatch):

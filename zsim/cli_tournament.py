@@ -20,11 +20,15 @@ from zsim.errors import ZsimError
               help="the competing strategies, comma-separated, each once (name:key=value sets "
                    "parameters); fewer than the players fill the table with copies")
 @click.option("--games", "-n", type=int, default=2_000, show_default=True,
-              help="deals, each played under every seating of the field")
+              help="deals, each played under every seating of the design (with rotations, of "
+                   "the deal's cyclic order)")
 @click.option("--seatings", "design", type=click.Choice(["all", "rotations"]), default="all",
               show_default=True,
               help="all: every seating of the field each deal; rotations: each table-sized subset "
-                   "of the field in its rotations (balanced too, fewer games per deal)")
+                   "of the field in its P rotations, in one of its (P-1)! cyclic orders (2 at three "
+                   "players, 6 at four), the orders taking contiguous blocks of the deals, equal when "
+                   "--games is a multiple of (P-1)! and one deal apart otherwise; balanced like all "
+                   "over the orders, fewer games per deal")
 @SEED
 @RULE
 @DECK
@@ -40,7 +44,10 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
                threads, quiet):
     """Play every strategy of the field from every seat on the same deals.
 
-    Ctrl-C stops it with no results and no --out file (exit status 130)."""
+    Two entries that played identical games (checked on 256 deals after the
+    tournament) get a warning on stderr and are listed under "identical" in
+    the JSON. Ctrl-C stops it with no results and no --out file (exit status
+    130)."""
     from zsim.games.zahltag.deck import load_deck
     from zsim.games.zahltag.rules import parse_rule_options
     from zsim.output import parquet_output
@@ -75,7 +82,7 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
         comparison = None
         if compare_independent:
             comparison = variance_reduction(result, run_tournament(
-                *args, design=design, independent=True, on_games=bar.advance))
+                *args, design=design, independent=True, on_games=bar.advance, check_identical=False))
         return result, comparison
 
     with progress(total, "tournament", quiet) as bar:
@@ -91,6 +98,11 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
     if stopped:
         unwritten = f"; {target} was not written" if target is not None else ""
         exit_interrupted(f"after {bar.done:,} of {total:,} games; no results{unwritten}")
+    if not quiet:
+        for a, b in result.identical:
+            click.echo(f"warning: {a} and {b} played identical games in every one of the "
+                       f"{result.identical_deals:,} deals checked: they are one strategy here; "
+                       f"their rows differ only by the seatings each drew (keep one of them)", err=True)
     if as_json:
         click.echo(json.dumps(tournament_json(result, comparison), indent=1))
         return
@@ -100,9 +112,13 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
 def _print_report(t, comparison, deck_name):
     import polars as pl
 
-    n_seat, f, p = len(t.seatings), len(t.entries), t.players
+    n_seat, f, p = t.per_deal, len(t.entries), t.players
     if t.design == "rotations":
-        design = f"each {p}-subset of the field in its {p} rotations"
+        q = len(t.orders)
+        shares = "equal" if t.deals % q == 0 else "one deal apart"
+        design = (f"each {p}-subset of the field in its {p} rotations, in one of its {q} cyclic orders "
+                  f"a deal; the orders take blocks of {'..'.join(map(str, sorted(set(t.order_deals().tolist()))))} "
+                  f"deals ({shares})") if q > 1 else f"each {p}-subset of the field in its {p} rotations"
     elif f == 1:
         design = "copies in every seat"
     elif f < p:
@@ -129,6 +145,8 @@ def _print_report(t, comparison, deck_name):
         click.echo("\nHead to head: share of shared games in which the row finished above the column "
                    "(ties count for neither):")
         _print_table(t.head_to_head_matrix())
+        click.echo("95% half-widths of those shares (over deals):")
+        _print_table(t.head_to_head_matrix(ci=True), precision=4)
     click.echo("\nPer seat (every strategy sits at every seat equally often):")
     _print_table(t.seats())
     if comparison is not None:
