@@ -2,13 +2,14 @@
 balance metrics and plots with error bars."""
 from __future__ import annotations
 
+import math
 from itertools import cycle, islice
 
 import polars as pl
 from matplotlib.figure import Figure
 
 from analyses import stats
-from analyses.stats import Mean, Ratio
+from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
 from zsim.strategy_registry import parse_one
 
@@ -17,7 +18,7 @@ DEFAULT_FIELD = "simple"
 #: game-level balance figures (per game; rates are ratios of sums)
 GAME_METRICS = [
     Mean("winner_margin", "margin"),
-    Mean("elimination_rate", "any_eliminated"),
+    Share("elimination_rate", "any_eliminated"),
     Mean("lead_changes", "lead_changes"),
     Mean("jobs_won", "jobs_awarded"),
     Ratio("one_bidder_share", "jobs_one_bid", "jobs_revealed"),
@@ -28,7 +29,8 @@ GAME_METRICS = [
 
 #: axis labels: what each plotted figure is, with its unit
 LABELS = {
-    "seat_advantage": "seat advantage (1 − largest gap in win share)",
+    "seat_spread_pp": "seat spread (percentage points of win share)",
+    "seat_p": "p-value of the test that all seats are even",
     "winner_margin": "winner's margin (millions)",
     "elimination_rate": "games with an elimination (share)",
     "lead_changes": "lead changes per game",
@@ -42,6 +44,23 @@ LABELS = {
 }
 
 
+#: one look per player count, the same in every figure: colours from the
+#: Okabe-Ito palette (told apart with any colour vision) and, as well, a marker
+#: and a line style of their own, so that a grey print still tells them apart
+SERIES = {2: {"color": "#0072B2", "marker": "o", "linestyle": "-"},
+          3: {"color": "#E69F00", "marker": "s", "linestyle": "--"},
+          4: {"color": "#000000", "marker": "^", "linestyle": "-."}}
+#: further series (strategies, decks...) in turn
+CYCLE = [{"color": c, "marker": m, "linestyle": ls} for c, m, ls in
+         zip(("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442"),
+             "os^Dvp*X", ("-", "--", "-.", ":", "-", "--", "-.", ":"))]
+
+
+def series_style(players: int) -> dict:
+    """The colour, marker and line style of a player count's series."""
+    return dict(SERIES.get(players, CYCLE[players % len(CYCLE)]))
+
+
 #: what every column of the analyses' tables means (the report's glossary)
 DEFINITIONS = {
     "games": "games behind the row",
@@ -53,8 +72,13 @@ DEFINITIONS = {
     "jobs_won": "jobs a seat was awarded per game (ties count for each tied winner); in balance "
                 "tables, jobs awarded per game",
     "idle_at_payday": "cards counted at the executed paydays, summed over a game",
-    "seat_advantage": "1 minus the largest gap between two seats' win shares (1: no seat is favoured); "
-                      "the interval is that of the gap between the two seats that set it",
+    "seat_chi2": "chi-square statistic of the test that every seat has win share 1/players "
+                 "(players - 1 degrees of freedom; 0 when the shares sit exactly at par)",
+    "seat_p": "p-value of that test: below 0.05, the seats are not even; large, no seat gap was found "
+              "(which does not prove there is none)",
+    "seat_spread_pp": "how far the seats' true win shares spread around par, in percentage points: the "
+                      "root mean square of (win share - 1/players), corrected for the noise of the "
+                      "sample (0: no spread beyond the noise)",
     "best_seat": "seat with the highest win share (0 starts)",
     "worst_seat": "seat with the lowest win share",
     "winner_margin": "money of the richest seat less that of the next, millions (0 on a tie)",
@@ -80,6 +104,7 @@ DEFINITIONS = {
     "zero_share": "share of seats ending with no money",
     "bid": "bid value (9plus: 9 or more, under a raised max_bid)",
     "rule": "the rule swept (the others as configured)",
+    "default": "true for the value the rules already have (the game as configured)",
     "value": "its value (payday_counts_table: 0 off, 1 on)",
     "target": "target hand size of the tested seat (handsize:target)",
     "deck": "job deck: default, a --deck file, or a perturbation of the default",
@@ -102,9 +127,9 @@ def field_specs(spec: str | None, seats: int) -> list[str]:
 
 
 def balance_table(game_sums: pl.DataFrame, keys: list[str], players: int) -> pl.DataFrame:
-    """Seat advantage and every GAME_METRICS figure, one row per key."""
+    """Seat balance and every GAME_METRICS figure, one row per key."""
     est = stats.estimates(game_sums, keys, GAME_METRICS)
-    adv = stats.seat_advantage(game_sums, keys, players)
+    adv = stats.seat_balance(game_sums, keys, players)
     t = adv.join(est, on=keys, how="left", coalesce=True, maintain_order="left")
     return t.select(*keys, "games", pl.exclude(*keys, "games"))
 
@@ -113,7 +138,18 @@ def errorbar(ax, x, y, ci, label: str | None = None, **kw) -> None:
     """Points joined by lines with 95% error bars (missing intervals drawn bare)."""
     ci = [0.0 if c is None else c for c in ci]
     y = [float("nan") if v is None else v for v in y]
-    ax.errorbar(x, y, yerr=ci, marker="o", capsize=3, label=label, **kw)
+    kw.setdefault("marker", "o")
+    ax.errorbar(x, y, yerr=ci, capsize=3, label=label, **kw)
+
+
+def errorbar_range(ax, x, y, lo, hi, label: str | None = None, **kw) -> None:
+    """Points joined by lines with asymmetric 95% bars from ``lo`` to ``hi``
+    (a Wilson interval: it never crosses 0 or 1)."""
+    y = [float("nan") if v is None else v for v in y]
+    below = [0.0 if v != v or a is None else v - a for v, a in zip(y, lo)]
+    above = [0.0 if v != v or b is None else b - v for v, b in zip(y, hi)]
+    kw.setdefault("marker", "o")
+    ax.errorbar(x, y, yerr=[below, above], capsize=3, label=label, **kw)
 
 
 def figure(ncols: int = 1, nrows: int = 1, width: float = 6.0, height: float = 4.0,
@@ -122,6 +158,56 @@ def figure(ncols: int = 1, nrows: int = 1, width: float = 6.0, height: float = 4
     and its axes as a 2-d array."""
     fig = Figure(figsize=(width * ncols, height * nrows), layout="constrained")
     return fig, fig.subplots(nrows, ncols, squeeze=False, sharey=sharey)
+
+
+def _sig(x: float, digits: int = 2) -> str:
+    """A percentage with ``digits`` significant digits, in plain decimals."""
+    if x == 0:
+        return "0"
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
+    return f"{x:.{decimals}f}"
+
+
+def pct_text(x: float) -> str:
+    """A share as a percentage with 2 significant digits: ``0.0012`` -> ``0.12%``."""
+    return f"{_sig(100 * x)}%"
+
+
+def _decimals(x: float, digits: int = 2) -> int:
+    return 0 if x <= 0 else max(0, digits - 1 - math.floor(math.log10(x)))
+
+
+def rate_text(value: float, lo: float, hi: float) -> str:
+    """A rate and its Wilson interval for a sentence, in percent:
+    ``0.12% [0.080%, 0.17%]``, each number to 2 significant digits, or more
+    where the interval is narrow (``1.13% [1.07%, 1.20%]``, never two equal
+    ends); a zero count reads ``none (< 0.019%)``."""
+    if value is None or value != value:
+        return "–"
+    if value == 0:
+        return f"none (< {_sig(100 * hi)}%)"
+    spread = 100 * (hi - lo)      # one significant digit of the width, two when it starts with a 1
+    width = _decimals(spread, 1) + (1 if spread > 0 and f"{spread:.1e}".startswith("1") else 0)
+
+    def pct(x: float) -> str:
+        return f"{100 * x:.{max(_decimals(100 * x), width)}f}%"
+    return f"{pct(value)} [{pct(lo)}, {pct(hi)}]"
+
+
+def share_text(value: float, ci: float, digits: int = 3) -> str:
+    """A share and its 95% half-width for a sentence: ``0.512 ± 0.004``."""
+    if value is None or value != value:
+        return "–"
+    if ci is None or ci != ci:
+        return f"{value:.{digits}f}"
+    return f"{value:.{digits}f} ± {ci:.{digits}f}"
+
+
+def legend_below(fig, ax, ncols: int = 4) -> None:
+    """One legend for the whole figure, under its panels (none covers data)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", ncols=min(ncols, len(handles)), fontsize=9)
 
 
 def label(name: str) -> str:

@@ -19,7 +19,7 @@ from zsim.games.zahltag.deck import Deck, default_deck
 from zsim.runner import Matchup
 
 SEAT_METRICS = [Mean("win_share", "win_units", 1.0 / stats.WIN_UNITS)]
-HEADLINE = ["seat_advantage", "winner_margin", "one_bidder_share", "tie_rate",
+HEADLINE = ["seat_spread_pp", "winner_margin", "one_bidder_share", "tie_rate",
             "payday_share_of_income", "elimination_rate", "lead_changes", "game_turns"]
 SHARE_MOVED = 1 / 3
 
@@ -53,13 +53,16 @@ def decks(extra: list[Deck], perturbations: int, seed: int, supply) -> list[Deck
 
 
 def table(game_sums: pl.DataFrame, seat_sums: pl.DataFrame, order: list[str], players: int) -> pl.DataFrame:
-    """Headline figures and the first seat's win share per deck (pure)."""
-    bal = common.balance_table(game_sums, ["deck"], players)
-    first = stats.estimates(seat_sums.filter(pl.col("seat") == 0).drop("seat"), ["deck"], SEAT_METRICS)
-    first = first.select("deck", pl.col("win_share").alias("seat0_win_share"),
+    """Headline figures and the first seat's win share per deck at one player count (pure)."""
+    bal = common.balance_table(game_sums, ["players", "deck"], players)
+    first = stats.estimates(seat_sums.filter(pl.col("seat") == 0).drop("seat"), ["players", "deck"],
+                            SEAT_METRICS)
+    first = first.select("players", "deck", pl.col("win_share").alias("seat0_win_share"),
                          pl.col("win_share_ci95").alias("seat0_win_share_ci95"))
-    keep = ["deck", "games"] + [c for h in HEADLINE for c in (h, f"{h}_ci95")]
-    t = bal.select(keep).join(first, on="deck", how="left")
+    keep = ["players", "deck", "games", "seat_p"] + [c for h in HEADLINE for c in (h, f"{h}_ci95", f"{h}_lo",
+                                                                                    f"{h}_hi")
+                                                      if c in bal.columns]
+    t = bal.select(keep).join(first, on=["players", "deck"], how="left")
     rank = {d: i for i, d in enumerate(order)}
     return t.sort(pl.col("deck").replace_strict(rank, default=len(rank)))
 
@@ -74,32 +77,74 @@ def needs_table(all_decks: list[Deck]) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def figures(t: pl.DataFrame, players: int) -> dict:
-    fig, axes = common.figure(ncols=4, nrows=2, width=3.4, height=3.0)
-    names = t["deck"].to_list()
+def figures(t: pl.DataFrame, players_list) -> dict:
+    """One panel per headline figure, the decks along x, a series per player count."""
+    fig, axes = common.figure(ncols=4, nrows=2, width=3.2, height=3.0)
+    names = list(dict.fromkeys(t["deck"].to_list()))
+    shift = {p: (i - (len(players_list) - 1) / 2) * 0.12 for i, p in enumerate(players_list)}
     for ax, metric in zip([a for row in axes for a in row], HEADLINE):
-        ax.errorbar(range(len(names)), t[metric].to_list(), yerr=t[f"{metric}_ci95"].fill_null(0).to_list(),
-                    fmt="o", capsize=3)
-        ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
-        ax.set_title(common.label(metric), fontsize=8)
-    fig.suptitle(f"Headline figures per job deck ({players} players)")
-    return {"Headline figures per deck (95% error bars)": fig}
+        for p in players_list:
+            part = t.filter(pl.col("players") == p)
+            x = [names.index(d) + shift[p] for d in part["deck"].to_list()]
+            style = {**common.series_style(p), "linestyle": "none"}
+            if f"{metric}_lo" in part.columns:
+                common.errorbar_range(ax, x, part[metric].to_list(), part[f"{metric}_lo"].to_list(),
+                                      part[f"{metric}_hi"].to_list(), f"{p} players", **style)
+            else:
+                common.errorbar(ax, x, part[metric].to_list(), part[f"{metric}_ci95"].to_list(),
+                                f"{p} players", **style)
+        ax.set_xticks(range(len(names)), names, rotation=35, ha="right", fontsize=9)
+        ax.tick_params(axis="y", labelsize=9)
+        ax.set_title(common.label(metric), fontsize=10)
+    common.legend_below(fig, axes[0][0])
+    counts = ", ".join(map(str, players_list))
+    fig.suptitle(f"Headline figures per job deck at {counts} players (bars: 95% intervals)", fontsize=11)
+    return {f"Headline figures per job deck at {counts} players": fig}
 
 
-def run(players: int, field: str | None, games: int, seed: int, rules, extra_decks: list[Deck],
+def run(players_list, field: str | None, games: int, seed: int, rules, extra_decks: list[Deck],
         perturbations: int = 3, advance=None) -> AnalysisResult:
-    seats = tuple(common.field_specs(field, players))
+    if isinstance(players_list, int):
+        players_list = [players_list]
     all_decks = decks(extra_decks, perturbations, seed, rules.supply)
-    pts = [Point({"deck": d.name}, Matchup(players, seats, rules, d), games) for d in all_decks]
-    col = Collector(["deck"], ["seat"], SEAT_METRICS, common.GAME_METRICS)
-    play_points(pts, seed, [col], advance)
-    t = table(col.out.game, col.out.seat, [d.name for d in all_decks], players)
-    summary = (f"{players} players ({', '.join(seats)}), {games:,} games per deck, seed {seed}: the default "
-               f"deck, {len(extra_decks)} deck(s) given with --deck and {perturbations} random perturbation(s) "
-               "of the default deck, each moving one required worker of about a third of the jobs to another "
-               "type.")
-    return AnalysisResult(f"deck-{players}p", f"Job deck sensitivity ({players} players)", summary,
-                          {"Headline figures per deck": t, "Workers the jobs need, per deck": needs_table(all_decks)},
-                          figures(t, players),
-                          {"players": players, "field": list(seats), "games_per_point": games, "seed": seed,
-                           "decks": [d.name for d in all_decks]})
+    parts = []
+    for p in players_list:
+        seats = tuple(common.field_specs(field, p))
+        pts = [Point({"players": p, "deck": d.name}, Matchup(p, seats, rules, d), games) for d in all_decks]
+        col = Collector(["players", "deck"], ["seat"], SEAT_METRICS, common.GAME_METRICS)
+        play_points(pts, seed, [col], advance)
+        parts.append(table(col.out.game, col.out.seat, [d.name for d in all_decks], p))
+    t = pl.concat(parts, how="diagonal_relaxed")
+    field_names = sorted(set(common.field_specs(field, max(players_list))))
+    counts = ", ".join(map(str, players_list))
+    summary = (f"The field ({', '.join(field_names)}) at {counts} players, {games:,} games per deck, seed "
+               f"{seed}: the default deck, {len(extra_decks)} deck(s) given with --deck and {perturbations} "
+               "random perturbation(s) of the default deck, each moving one required worker of about a "
+               "third of the jobs to another type. All decks are played on the same seeds, so the "
+               "differences between decks are steadier than each row's interval suggests.")
+    caption = f"Headline figures per deck ({counts} players)"
+    figs = figures(t, players_list)
+    return AnalysisResult("deck", f"Job deck sensitivity at {counts} players", summary,
+                          {caption: t, "Workers the jobs need, per deck": needs_table(all_decks)},
+                          figs,
+                          {"players": list(players_list), "field": field_names, "games_per_point": games,
+                           "seed": seed, "decks": [d.name for d in all_decks]},
+                          alts={c: deck_finding(t, players_list) for c in figs},
+                          findings=[deck_finding(t, players_list)])
+
+
+def _span(values: list[float], fmt: str) -> str:
+    lo, hi = format(min(values), fmt), format(max(values), fmt)
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def deck_finding(t: pl.DataFrame, players_list) -> str:
+    """How far the decks move the game's length and its payday burden."""
+    parts = []
+    for p in players_list:
+        part = t.filter(pl.col("players") == p)
+        turns = part["game_turns"].to_list()
+        share = part["payday_share_of_income"].to_list()
+        parts.append(f"at {p} players game length {_span(turns, '.1f')} turns and payday cost "
+                     f"{_span([100 * x for x in share], '.0f')}% of job income")
+    return f"Across the {t['deck'].n_unique()} decks tried: " + "; ".join(parts) + "."

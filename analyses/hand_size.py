@@ -1,6 +1,6 @@
 """How many workers to hold: one seat's target hand size against a fixed field.
 
-The tested seat plays ``handsize`` with ``target`` = 4..12 (its other
+The tested seat plays ``handsize`` with ``target`` = 0..12 (its other
 parameters at their defaults); every other seat plays the field. The tested
 seat takes every position in turn, an equal share of the games each, so the
 seat order does not colour the result.
@@ -16,7 +16,7 @@ from analyses.stats import Mean
 from zsim.errors import ZsimError
 from zsim.runner import Matchup
 
-TARGETS = tuple(range(4, 13))
+TARGETS = tuple(range(0, 13))
 TESTED = "handsize"
 
 SEAT_METRICS = [
@@ -36,8 +36,8 @@ def points(players: int, field: str | None, games: int, rules, deck,
     per_seat = split_games(games, players)
     out = []
     for k in targets:
-        if not 4 <= k <= 12:
-            raise ZsimError(f"hand size {k} is outside handsize's target range 4..12")
+        if not 0 <= k <= 12:
+            raise ZsimError(f"hand size {k} is outside handsize's target range 0..12")
         tested = f"{TESTED}:target={k}"
         for seat in range(players):
             seats = others[:seat] + [tested] + others[seat:]
@@ -66,7 +66,7 @@ def figures(t: pl.DataFrame, players: int) -> dict:
     ax.set_ylabel("millions per game")
     ax.set_title(f"What a bigger hand earns and costs ({players} players)")
     ax.legend()
-    fig2, axes = common.figure(ncols=2)
+    fig2, axes = common.figure(ncols=2, width=4.6, height=3.6)
     a, b = axes[0]
     common.errorbar(a, k, t["money"].to_list(), t["money_ci95"].to_list())
     a.set_xlabel("target hand size (cards)")
@@ -78,8 +78,9 @@ def figures(t: pl.DataFrame, players: int) -> dict:
     b.set_ylabel(common.label("win_share"))
     b.set_title("Win share")
     b.legend()
-    return {"Job income and payday cost against hand size (95% error bars)": fig1,
-            "Final money and win share against hand size (95% error bars)": fig2}
+    fig2.suptitle(f"Final money and win share against hand size ({players} players)")
+    return {f"Job income and payday cost against hand size at {players} players (95% error bars)": fig1,
+            f"Final money and win share against hand size at {players} players (95% error bars)": fig2}
 
 
 def run(players: int, field: str | None, games: int, seed: int, rules, deck,
@@ -94,7 +95,11 @@ def run(players: int, field: str | None, games: int, seed: int, rules, deck,
                f"{', '.join(others)} at {players} players, taking every seat in turn; "
                f"{pts[0].games * players:,} games per hand size, seed {seed}. Money figures are in "
                f"millions per game. The best target here is {best['target']} cards "
-               f"(win share {best['win_share']:.3f} ± {best['win_share_ci95']:.3f}).")
+               f"(win share {best['win_share']:.3f} ± {best['win_share_ci95']:.3f})"
+               + (", at the edge of the range tried: the best may lie beyond it." if best["target"] in
+                  (min(targets), max(targets)) and len(targets) > 1 else ".")
+               + " All hand sizes are played on the same deals, so neighbouring ones differ more surely "
+                 "than their intervals suggest.")
     return AnalysisResult(f"hand-size-{players}p", f"Hand size against payday cost ({players} players)", summary,
                           {"Tested seat per target hand size": t}, figures(t, players),
                           {"players": players, "field": others, "games_per_point": pts[0].games * players,

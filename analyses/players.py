@@ -69,13 +69,15 @@ def knowledge_table(know_sums: pl.DataFrame) -> pl.DataFrame:
 
 
 def money_distribution(hist: pl.DataFrame) -> pl.DataFrame:
-    """Share of seats ending in each MONEY_BIN-wide money band, with its CI."""
+    """Share of seats ending in each MONEY_BIN-wide money band, with its
+    Wilson interval (``share_lo``, ``share_hi``: bands in the tails hold few seats)."""
     h = (hist.with_columns((pl.col("money") // MONEY_BIN * MONEY_BIN).alias("money_from"))
          .group_by("players", "money_from").agg(pl.col("count").sum()).sort("players", "money_from"))
-    total = pl.col("count").sum().over("players")
-    share = pl.col("count") / total
-    return h.with_columns(share.alias("share"),
-                          (stats.Z95 * (share * (1 - share) / total).sqrt()).alias("share_ci95"))
+    h = h.with_columns(pl.col("count").sum().over("players").alias("seats"))
+    ends = [stats.wilson(c, n) for c, n in zip(h["count"].to_list(), h["seats"].to_list())]
+    return h.with_columns((pl.col("count") / pl.col("seats")).alias("share"),
+                          pl.Series("share_lo", [a for a, _ in ends], pl.Float64),
+                          pl.Series("share_hi", [b for _, b in ends], pl.Float64)).drop("seats")
 
 
 def money_quantiles(hist: pl.DataFrame) -> pl.DataFrame:
@@ -91,61 +93,155 @@ def money_quantiles(hist: pl.DataFrame) -> pl.DataFrame:
                     q[name] = m
         mean = sum(m * c for m, c in zip(money, count)) / n
         sd = math.sqrt(max(sum(m * m * c for m, c in zip(money, count)) / n - mean * mean, 0.0))
-        rows.append({"players": p, "mean": mean, "sd": sd, **q, "zero_share": sum(
-            c for m, c in zip(money, count) if m == 0) / n})
+        zero = sum(c for m, c in zip(money, count) if m == 0)
+        lo, hi = stats.wilson(zero, n)
+        rows.append({"players": p, "mean": mean, "sd": sd, **q, "zero_share": zero / n,
+                     "zero_share_lo": lo, "zero_share_hi": hi})
     return pl.DataFrame(rows).sort("players")
 
 
-def figures(bal, seats, bids, know, dist) -> dict:
-    out = {}
-    fig, ax = common.figure()
+#: the balance figures compared across player counts, side by side
+SIDE_BY_SIDE = ["seat_spread_pp", "elimination_rate", "winner_margin", "lead_changes", "game_turns",
+                "payday_share_of_income", "one_bidder_share", "tie_rate"]
+
+
+def _bars(ax, x, y, lo, hi, **style) -> None:
+    """Error bars from lo to hi (an interval that need not be symmetric)."""
+    ax.errorbar(x, y, yerr=[[v - a for v, a in zip(y, lo)], [b - v for v, b in zip(y, hi)]], capsize=3, **style)
+
+
+def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
+    out, alts = {}, {}
+    counts = sorted(set(bal["players"].to_list()))
+    label = ", ".join(map(str, counts))
+
+    fig, axes = common.figure(ncols=4, nrows=2, width=2.9, height=2.6)
+    for ax, metric in zip([a for row in axes for a in row], SIDE_BY_SIDE):
+        for p in counts:
+            r = bal.filter(pl.col("players") == p).row(0, named=True)
+            style = {**common.series_style(p), "linestyle": "none"}
+            if f"{metric}_lo" in r:
+                _bars(ax, [p], [r[metric]], [r[f"{metric}_lo"]], [r[f"{metric}_hi"]], label=f"{p} players", **style)
+            else:
+                ax.errorbar([p], [r[metric]], yerr=[r[f"{metric}_ci95"] or 0.0], capsize=3,
+                            label=f"{p} players", **style)
+        ax.set_xticks(counts)
+        ax.set_xlim(min(counts) - 0.5, max(counts) + 0.5)
+        ax.set_xlabel("players", fontsize=9)
+        ax.tick_params(labelsize=9)
+        ax.set_title(common.label(metric), fontsize=9.5)
+    common.legend_below(fig, axes[0][0])
+    fig.suptitle(f"The same field at {label} players (bars: 95% intervals)", fontsize=11)
+    cap = f"Balance side by side at {label} players"
+    out[cap] = fig
+    turns = {p: bal.filter(pl.col("players") == p)["game_turns"][0] for p in counts}
+    alts[cap] = ("Balance figures per player count: games last " +
+                 ", ".join(f"{turns[p]:.1f} turns at {p}" for p in counts) + " players.")
+
+    fig, ax = common.figure(width=6.4, height=4.0)
     ax = ax[0][0]
     for (p,), part in dist.group_by(["players"], maintain_order=True):
-        x, y, ci = part["money_from"].to_numpy() + MONEY_BIN / 2, part["share"].to_numpy(), part["share_ci95"].to_numpy()
-        ax.plot(x, y, label=f"{p} players")
-        ax.fill_between(x, y - ci, y + ci, alpha=0.3)
+        x = part["money_from"].to_numpy() + MONEY_BIN / 2
+        y, lo, hi = part["share"].to_numpy(), part["share_lo"].to_numpy(), part["share_hi"].to_numpy()
+        style = common.series_style(p)
+        ax.plot(x, y, label=f"{p} players", markersize=4, **style)
+        ax.fill_between(x, lo, hi, alpha=0.25, color=style["color"])
     ax.set_xlabel(f"final money (millions, bands of {MONEY_BIN})")
     ax.set_ylabel("share of seats")
-    ax.set_title("Final money")
+    ax.set_title(f"Final money at {label} players (bands: 95% intervals)")
     ax.legend()
-    out["Distribution of final money per player count (bands: 95% CI)"] = fig
+    cap = f"Distribution of final money at {label} players"
+    out[cap] = fig
+    if quant is not None:
+        alts[cap] = "Final money per seat: " + "; ".join(
+            f"at {r['players']} players half the seats end with {r['median']} millions or less"
+            for r in quant.iter_rows(named=True)) + "."
 
-    fig, ax = common.figure()
+    fig, ax = common.figure(width=6.4, height=4.0)
     ax = ax[0][0]
     players = sorted(set(bids["players"].to_list()))
     width = 0.8 / len(players)
     labels = list(dict.fromkeys(bids["bid"].to_list()))
+    hatches = ["", "//", ".."]
     for i, p in enumerate(players):
         part = bids.filter(pl.col("players") == p)
+        style = common.series_style(p)
         ax.bar([j + (i - (len(players) - 1) / 2) * width for j in range(len(labels))],
                part["share"].fill_null(0).to_list(), width, yerr=part["share_ci95"].fill_null(0).to_list(),
-               capsize=2, label=f"{p} players")
+               capsize=2, label=f"{p} players", color=style["color"], hatch=hatches[i % len(hatches)],
+               edgecolor="white" if style["color"] == "#000000" else "black", linewidth=0.5)
     ax.set_xticks(range(len(labels)), labels)
     ax.set_xlabel("bid (millions)")
     ax.set_ylabel("share of bids")
-    ax.set_title("Bids")
+    ax.set_title(f"Bids at {label} players (bars: 95% intervals)")
     ax.legend()
-    out["Distribution of bids per player count (95% error bars)"] = fig
+    cap = f"Distribution of bids at {label} players"
+    out[cap] = fig
+    top = {p: bids.filter(pl.col("players") == p).sort("share", descending=True)["bid"][0] for p in players}
+    alts[cap] = "The most common bid: " + ", ".join(f"{top[p]} at {p} players" for p in players) + "."
 
-    fig, axes = common.figure(ncols=2)
+    fig, axes = common.figure(ncols=2, width=4.2, height=3.6)
     a, b = axes[0]
     for (p,), part in seats.group_by(["players"], maintain_order=True):
+        style = common.series_style(p)
         common.errorbar(a, part["seat"].to_list(), part["win_share"].to_list(), part["win_share_ci95"].to_list(),
-                        f"{p} players")
-        a.axhline(1.0 / p, color="grey", linestyle=":")
+                        f"{p} players", **style)
+        a.axhline(1.0 / p, color=style["color"], linestyle=":", linewidth=1)
     a.set_xticks(range(max(seats["seat"].to_list()) + 1))
     a.set_xlabel("seat (0 starts)")
     a.set_ylabel("win share")
-    a.set_title("Win share by seat (dotted: par)")
-    a.legend()
-    common.errorbar(b, know["players"].to_list(), know["edge"].to_list(), know["edge_ci95"].to_list())
+    a.set_title("Win share by seat (dotted: par)", fontsize=10)
+    a.legend(fontsize=9)
+    for p in know["players"].to_list():
+        r = know.filter(pl.col("players") == p).row(0, named=True)
+        b.errorbar([p], [r["edge"]], yerr=[r["edge_ci95"]], capsize=3, **{**common.series_style(p),
+                                                                        "linestyle": "none"})
     b.axhline(0.0, color="grey", linestyle=":")
     b.set_xlabel("players")
     b.set_xticks(know["players"].to_list())
+    b.set_xlim(min(counts) - 0.5, max(counts) + 0.5)
     b.set_ylabel("win share above par")
-    b.set_title(f"{COUNTING} against {BLIND}")
-    out["Seat balance, and what counting cards is worth (95% error bars)"] = fig
-    return out
+    b.set_title(f"{COUNTING} against {BLIND}", fontsize=10)
+    fig.suptitle(f"Seats and counting at {label} players (bars: 95% intervals)", fontsize=11)
+    cap = f"Seat balance, and what counting cards is worth, at {label} players"
+    out[cap] = fig
+    alts[cap] = knowledge_finding(know)
+    return out, alts
+
+
+def seat_finding(bal: pl.DataFrame, seats: pl.DataFrame) -> str:
+    """Which seat the game favours at each player count, from the numbers."""
+    parts = []
+    for r in bal.sort("players").iter_rows(named=True):
+        p = r["players"]
+        s = seats.filter(pl.col("players") == p)
+        best = s.sort("win_share", descending=True).row(0, named=True)
+        worst = s.sort("win_share").row(0, named=True)
+        if r["seat_p"] is not None and r["seat_p"] < 0.05:
+            verdict = (f"seat {best['seat']} wins {common.share_text(best['win_share'], best['win_share_ci95'])} "
+                       f"and seat {worst['seat']} {common.share_text(worst['win_share'], worst['win_share_ci95'])} "
+                       f"against a par of {1 / p:.3f} (seats not even, p {p_text(r['seat_p'])}; spread "
+                       f"{r['seat_spread_pp']:.2f} pp [{r['seat_spread_pp_lo']:.2f}, {r['seat_spread_pp_hi']:.2f}])")
+        else:
+            verdict = (f"no seat gap found (p {p_text(r['seat_p'])}; spread at most "
+                       f"{r['seat_spread_pp_hi']:.2f} pp of win share)")
+        parts.append(f"at {p} players {verdict}")
+    return "Seat order: " + "; ".join(parts) + "."
+
+
+def p_text(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return "< 0.001" if p < 0.001 else f"= {p:.3f}"
+
+
+def knowledge_finding(know: pl.DataFrame) -> str:
+    """What counting cards is worth at each player count."""
+    parts = []
+    for r in know.sort("players").iter_rows(named=True):
+        parts.append(f"{r['edge']:+.3f} ± {r['edge_ci95']:.3f} win share above par at {r['players']} players")
+    return (f"Counting cards ({COUNTING} against {BLIND}, otherwise the same strategy) is worth "
+            + ", ".join(parts) + ".")
 
 
 def run(players_list, field: str | None, games: int, seed: int, rules, deck, advance=None) -> AnalysisResult:
@@ -174,7 +270,11 @@ def run(players_list, field: str | None, games: int, seed: int, rules, deck, adv
                "there is what exact knowledge of the opponent's hand is worth.")
     tables = {"Balance per player count": bal, "Win share per seat": seats, "Final money (millions)": quant,
               "Bids": bids, f"What counting is worth: {COUNTING} against {BLIND}": kt}
-    return AnalysisResult("players", f"The game at {', '.join(map(str, players_list))} players", summary, tables,
-                          figures(bal, seats, bids, kt, dist),
+    figs, alts = figures(bal, seats, bids, kt, dist, quant)
+    counts = ", ".join(map(str, players_list))
+    title = f"Player counts side by side: {counts} players" if len(players_list) > 1 else f"The game at {counts} players"
+    return AnalysisResult("players", title,
+                          summary, tables, figs,
                           {"players": list(players_list), "field": field_names, "games_per_point": games,
-                           "seed": seed})
+                           "seed": seed},
+                          alts=alts, details=("Bids",), findings=[seat_finding(bal, seats), knowledge_finding(kt)])

@@ -7,12 +7,34 @@ One call to :func:`write_report` produces::
     out_dir/figures/*.png       one PNG per figure, <result name>-<n>.png, n from 1
     out_dir/.zsim-report.json   the manifest: every other file, its size and SHA-256
 
-Both documents open with the run metadata (zsim version, rules, deck, seeds,
+Both documents open with the title, the report's key findings when the
+caller gives any, the run metadata (zsim version, rules, deck, seeds,
 field, games per point... whatever the caller put in ``meta``), the command
 that reproduces the report, and a table of contents, followed by one section
-per analysis: its title, summary, tables and figures, in the order given.
+per analysis in the order given: its title, summary, key findings (a bullet
+list), tables and figures. Tables a result names in ``details`` are folded
+under their caption (``<details>``, in both documents); figures named in
+``wide``, and any figure whose PNG is wider than :data:`WIDE_PX`, span the
+whole row of the figure grid; a figure's alt text is ``alts[caption]`` or
+else the caption.
 
-How numbers are printed (the same in HTML and Markdown):
+Every heading and every caption is unique in the document, so that a
+reader (or a screen reader's list of tables) can tell them apart: a table
+or figure caption used more than once is followed by " — <section title>",
+and whatever still repeats (a repeated section title, say) gets " (2)",
+" (3)"... in order.
+
+The HTML page fits its window from a 390 px phone to a wide screen without
+scrolling sideways: each table sits in its own horizontally scrolling box
+(``<div class="table-scroll" role="region" tabindex="0">``, labelled with the
+caption, so that it can be scrolled from the keyboard), with its first
+column as row headers that stay in view while it scrolls; the command
+wraps; long words wrap anywhere. Figures sit in a grid of columns at least
+34rem wide, so that each is shown close to its natural size (the tick labels
+of a 110 dpi PNG stay readable), one column on a phone; each figure links to
+its PNG, to see it whole.
+
+How numbers are printed (the same in HTML, Markdown and the CLI's tables):
 
 * floats get 4 significant digits in plain decimal notation (0.25 -> 0.2500,
   12.3456 -> 12.35, 123456.7 -> 123457); only magnitudes below 1e-5 or from
@@ -22,7 +44,20 @@ How numbers are printed (the same in HTML and Markdown):
 * a column ``X`` followed anywhere by ``X_ci95`` (both numeric) becomes one
   column ``X`` holding "value ± ci": the half-width is rounded to 2
   significant digits and the value to the same number of decimals, so a win
-  share of 0.25 with a half-width of 0.003 reads ``0.2500 ± 0.0030``.
+  share of 0.25 with a half-width of 0.003 reads ``0.2500 ± 0.0030``;
+* a column ``X`` with the columns ``X_lo`` and ``X_hi`` (all three numeric;
+  the ends of an interval such as Wilson's, which need not be symmetric)
+  becomes one column ``X`` holding "value [lo, hi]", always in plain decimal
+  notation. Each of the three numbers shows at least 2 significant digits,
+  and at least as many decimals as show the interval's width (hi - lo) at 2
+  significant digits, so the ends of a narrow interval never print alike:
+  ``0.000010 [0.0000018, 0.000057]``, ``0.2500 [0.2467, 0.2533]``. Integer
+  digits are never rounded away. A value of exactly 0 prints as "< hi" with
+  hi at 2 significant digits (``< 0.00019``): nothing was seen, and the rate
+  is below that bound (about 3.84/n for a Wilson interval on n trials). A
+  missing end prints the value alone; a missing value is an en dash. The
+  ``_lo`` and ``_hi`` columns disappear (an ``X_ci95`` next to an interval
+  stays a column of its own).
 
 Writing is all-or-nothing, and only an earlier report is ever replaced
 (:mod:`analyses.report_folder`): a folder holding anything else is refused
@@ -39,11 +74,15 @@ import os
 import re
 import shlex
 import shutil
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 import polars as pl
+from PIL import Image
 
 from analyses.report_folder import (MANIFEST_NAME, check_target, make_hidden_dir, report_files,
                                     swap_into_place, write_manifest)
@@ -52,20 +91,30 @@ from zsim.errors import output_error
 from zsim.output import clean_stale
 
 __all__ = ["MANIFEST_NAME", "check_target", "display_table", "format_cell", "format_ci", "format_float",
-           "report_files", "write_manifest", "write_report"]
+           "format_interval", "report_files", "write_manifest", "write_report"]
 
 #: resolution of the PNGs; ~110 dpi keeps a 6x4 inch figure around 660x440 px
 FIGURE_DPI = 110
+#: a figure whose PNG is wider than this many pixels spans the figure grid's
+#: whole row even when its result does not list it in ``wide`` (two panels or
+#: more side by side: in one grid column it would shrink to unreadable labels)
+WIDE_PX = 900
 #: significant digits of plain floats
 SIG_DIGITS = 4
 #: significant digits of a 95% half-width (the value gets as many decimals)
 CI_DIGITS = 2
+#: significant digits of a value and the ends of its [lo, hi] interval
+INTERVAL_DIGITS = 2
 #: suffix that pairs a confidence half-width column with its value column
 CI_SUFFIX = "_ci95"
+#: suffixes of the columns holding the lower and upper end of a value's interval
+LO_SUFFIX, HI_SUFFIX = "_lo", "_hi"
 #: what an empty cell (None / NaN) shows
 MISSING = "\u2013"
 #: more decimals than this never help a reader of simulation output
 MAX_DECIMALS = 12
+#: what joins a repeated caption and the title of its section
+CAPTION_JOIN = " \u2014 "
 
 # ---------------------------------------------------------------------------
 # numbers and cells
@@ -83,6 +132,10 @@ def _decimals_for(x: float, sig: int) -> int:
     if rounded != 0 and math.floor(math.log10(rounded)) > e:
         decimals = max(0, decimals - 1)
     return min(decimals, MAX_DECIMALS)
+
+
+def _is_missing(x: object) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
 
 
 def format_float(x: float | None, sig: int = SIG_DIGITS) -> str:
@@ -105,8 +158,13 @@ def format_float(x: float | None, sig: int = SIG_DIGITS) -> str:
 def format_ci(value: float | None, ci: float | None) -> str:
     """``value ± ci`` with the half-width at 2 significant digits and the
     value at the same decimals; a missing or unusable half-width leaves the
-    value alone, a missing value leaves the cell empty."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    value alone, a missing value leaves the cell empty.
+
+    A zero half-width prints as ``± 0``: a half-width alone says nothing of
+    the count behind it, so no better bound can be printed here (rates of
+    rare events come with ``_lo``/``_hi`` ends instead, see
+    :func:`format_interval`)."""
+    if _is_missing(value):
         return MISSING
     if ci is None:
         return format_float(value)
@@ -122,6 +180,35 @@ def format_ci(value: float | None, ci: float | None) -> str:
         return f"{format_float(value)} ± {format_float(ci, CI_DIGITS)}"
     decimals = _decimals_for(ci, CI_DIGITS)
     return f"{value:.{decimals}f} ± {ci:.{decimals}f}"
+
+
+def format_interval(value: float | None, lo: float | None, hi: float | None) -> str:
+    """``value [lo, hi]`` in plain decimals (see the module docstring): each
+    number at 2 significant digits or more, and at least at the decimals that
+    show the width hi - lo at 2 significant digits. A value of exactly 0
+    reads ``< hi``; a missing or non-finite end leaves the value alone; a
+    missing value is an en dash."""
+    if _is_missing(value):
+        return MISSING
+    value = float(value)
+    if _is_missing(lo) or _is_missing(hi) or not math.isfinite(value):
+        return format_float(value)
+    lo, hi = float(lo), float(hi)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return format_float(value)
+    if value == 0:
+        return f"< {_plain(hi, _decimals_for(hi, INTERVAL_DIGITS))}" if hi > 0 else "0"
+    width = hi - lo
+    floor = _decimals_for(width, INTERVAL_DIGITS) if width > 0 else 0
+
+    def show(x: float) -> str:
+        return "0" if x == 0 else _plain(x, max(floor, _decimals_for(x, INTERVAL_DIGITS)))
+
+    return f"{show(value)} [{show(lo)}, {show(hi)}]"
+
+
+def _plain(x: float, decimals: int) -> str:
+    return f"{x:.{decimals}f}"
 
 
 def format_cell(v: object) -> str:
@@ -161,18 +248,33 @@ def _meta_value(v: object) -> str:
 def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[str]]]:
     """The frame as (headers, numeric flags, rows of strings).
 
-    ``X`` and ``X_ci95`` (both numeric) merge into one column ``X`` at the
-    place of ``X``; the ``_ci95`` column disappears. Other columns keep their
-    order and name."""
+    ``X`` with ``X_lo`` and ``X_hi`` (all numeric) merge into one column
+    ``X`` reading "value [lo, hi]"; ``X`` and ``X_ci95`` (both numeric) merge
+    into one column ``X`` reading "value ± ci". The merged column keeps the
+    place of ``X``; the companions disappear. Other columns keep their order
+    and name."""
     schema = df.schema
     cols = list(df.columns)
     numeric = {c: schema[c].is_numeric() for c in cols}
-    merged: dict[str, str] = {}                      # value column -> ci column
+
+    def companion(c: str, suffix: str) -> str | None:
+        other = c + suffix
+        return other if other in schema and numeric[c] and numeric[other] else None
+
+    intervals: dict[str, tuple[str, str]] = {}       # value column -> (lo column, hi column)
+    cis: dict[str, str] = {}                          # value column -> ci column
     for c in cols:
-        ci = c + CI_SUFFIX
-        if ci in schema and numeric[c] and numeric[ci]:
-            merged[c] = ci
-    dropped = set(merged.values())
+        lo, hi = companion(c, LO_SUFFIX), companion(c, HI_SUFFIX)
+        if lo and hi:
+            intervals[c] = (lo, hi)
+    taken = {x for pair in intervals.values() for x in pair}
+    intervals = {c: pair for c, pair in intervals.items() if c not in taken}   # no X_lo_lo chains
+    taken = {x for pair in intervals.values() for x in pair}
+    for c in cols:
+        ci = companion(c, CI_SUFFIX)
+        if ci and c not in intervals and c not in taken and ci not in taken:
+            cis[c] = ci
+    dropped = taken | set(cis.values())
     shown = [c for c in cols if c not in dropped]
     index = {c: i for i, c in enumerate(cols)}
 
@@ -181,8 +283,11 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
         out = []
         for c in shown:
             v = row[index[c]]
-            if c in merged:
-                out.append(format_ci(v, row[index[merged[c]]]))
+            if c in intervals:
+                lo, hi = intervals[c]
+                out.append(format_interval(v, row[index[lo]], row[index[hi]]))
+            elif c in cis:
+                out.append(format_ci(v, row[index[cis[c]]]))
             else:
                 out.append(format_cell(v))
         rows.append(out)
@@ -211,6 +316,31 @@ def _unique_slugs(results: list[AnalysisResult]) -> list[str]:
     return out
 
 
+def _numbered(labels: Sequence[str], taken: Iterable[str] = ()) -> list[str]:
+    """The labels made unique in order: the first of a kind stays as it is,
+    a later one gets " (2)", " (3)"... (skipping any label already in use,
+    `taken` included)."""
+    used = set(taken)
+    out = []
+    for label in labels:
+        new, n = label, 1
+        while new in used:
+            n += 1
+            new = f"{label} ({n})"
+        used.add(new)
+        out.append(new)
+    return out
+
+
+def _unique_captions(captions: Sequence[tuple[str, str]]) -> list[str]:
+    """(caption, section title) pairs -> captions unique in the document: a
+    caption given more than once is followed by its section's title, and
+    whatever still repeats is numbered."""
+    counts = Counter(c for c, _ in captions)
+    named = [f"{c}{CAPTION_JOIN}{title}" if counts[c] > 1 else c for c, title in captions]
+    return _numbered(named)
+
+
 def _command_text(command: str | list[str] | tuple[str, ...]) -> str:
     if isinstance(command, (list, tuple)):
         return shlex.join(str(c) for c in command)
@@ -218,25 +348,103 @@ def _command_text(command: str | list[str] | tuple[str, ...]) -> str:
 
 
 # ---------------------------------------------------------------------------
+# what both documents show: the results with unique headings and captions
+
+#: the headings of the report's own parts, in the order they appear
+FINDINGS_HEADING, RUN_HEADING, CONTENTS_HEADING = "Key findings", "Run", "Contents"
+
+
+@dataclass
+class _Table:
+    caption: str                     # unique in the document
+    frame: pl.DataFrame
+    folded: bool                     # shown under <details>
+
+
+@dataclass
+class _Figure:
+    caption: str                     # unique in the document
+    alt: str
+    src: str                         # figures/<slug>-<n>.png
+    width: int                       # of the PNG, in pixels
+    height: int
+    wide: bool                       # spans the figure grid's row
+
+
+@dataclass
+class _Section:
+    result: AnalysisResult
+    title: str                       # unique among the document's headings
+    anchor: str
+    tables: list[_Table] = field(default_factory=list)
+    figures: list[_Figure] = field(default_factory=list)
+
+
+def _plan(results: list[AnalysisResult], slugs: list[str], figure_files: list[list[tuple[str, int, int]]],
+          with_findings: bool) -> list[_Section]:
+    """The sections, with headings unique among the document's headings and
+    captions (tables and figures together) unique in the document.
+    `figure_files` holds, per result, (src, width, height) of each figure."""
+    own = ([FINDINGS_HEADING] if with_findings else []) + [RUN_HEADING, CONTENTS_HEADING]
+    titles = _numbered([r.title for r in results], taken=own)
+    pairs = [(c, t) for r, t in zip(results, titles) for c in [*r.tables, *r.figures]]
+    captions = iter(_unique_captions(pairs))
+    sections = []
+    for i, (r, slug, title, files) in enumerate(zip(results, slugs, titles, figure_files), 1):
+        s = _Section(result=r, title=title, anchor=f"sec-{i}-{slug}")
+        for caption, frame in r.tables.items():
+            s.tables.append(_Table(next(captions), frame, caption in r.details))
+        for caption, (src, width, height) in zip(r.figures, files):
+            shown = next(captions)
+            s.figures.append(_Figure(shown, str(r.alts.get(caption) or shown), src, width, height,
+                                     caption in r.wide or width > WIDE_PX))
+        sections.append(s)
+    return sections
+
+
+# ---------------------------------------------------------------------------
 # HTML
 
 _CSS = """
+*, *::before, *::after { box-sizing: border-box; }
 body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
-       max-width: 62rem; margin: 2rem auto; padding: 0 1rem; color: #1b1b1b; line-height: 1.45; }
+       max-width: 77rem; margin: 2rem auto; padding: 0 1rem; color: #1b1b1b; line-height: 1.45; }
+h1, h2, h3, p, li, summary, caption, figcaption { overflow-wrap: anywhere; }
 h1 { margin-bottom: .3rem; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem; margin-top: 2.5rem; }
-table { border-collapse: collapse; margin: .8rem 0 1.4rem; font-size: .9rem; }
+ul.findings li { margin: .25rem 0; }
+section > ul.findings { background: #f5f8fc; border-left: 3px solid #0072b2; padding: .5rem 1rem .5rem 2rem; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: .8rem 0 1.4rem; }
+.table-scroll:focus-visible { outline: 2px solid #0072b2; outline-offset: 2px; }
+table { border-collapse: separate; border-spacing: 0; font-size: .9rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
-th, td { border: 1px solid #d0d0d0; padding: .25rem .6rem; }
+th, td { border: solid #d0d0d0; border-width: 0 1px 1px 0; padding: .25rem .6rem; vertical-align: top; }
+tr > :first-child { border-left-width: 1px; }
+thead tr > *, table.meta tbody tr:first-child > * { border-top-width: 1px; }
 th { background: #f2f2f2; text-align: left; }
+tbody th { font-weight: 600; background: #f7f7f7; }
+tbody tr:nth-child(even) td { background: #fbfbfb; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.table-scroll tr > :first-child { position: sticky; left: 0; z-index: 1; }
 table.meta th { width: 12rem; }
-pre { background: #f6f6f6; border: 1px solid #ddd; padding: .6rem .8rem; overflow-x: auto; }
-figure { margin: 1rem 0 2rem; }
-figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
+table.meta td { overflow-wrap: anywhere; }
+details { margin: .8rem 0 1.4rem; }
+summary { font-weight: 600; cursor: pointer; }
+details > .table-scroll { margin-top: .4rem; }
+pre { background: #f6f6f6; border: 1px solid #ddd; padding: .6rem .8rem;
+      white-space: pre-wrap; overflow-wrap: anywhere; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 34rem), 1fr));
+           gap: 1.2rem 1.5rem; margin: 1rem 0 2rem; }
+figure { margin: 0; min-width: 0; }
+figure.wide { grid-column: 1 / -1; }
+figure img { display: block; max-width: 100%; height: auto; outline: 1px solid #eee; }
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
 p.result-meta { font-size: .85rem; color: #555; }
 p.empty { font-style: italic; color: #666; }
+@media (max-width: 40rem) {
+  body { margin: 1rem auto; padding: 0 .75rem; }
+  table.meta th { width: auto; }
+}
 """
 
 
@@ -244,27 +452,57 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _html_table(df: pl.DataFrame, caption: str) -> str:
-    headers, numeric, rows = display_table(df)
+def _cell(tag: str, text: str, num: bool, scope: str | None = None) -> str:
+    attrs = (f' scope="{scope}"' if scope else "") + (' class="num"' if num else "")
+    return f"<{tag}{attrs}>{_e(text)}</{tag}>"
+
+
+def _scroll_box(caption: str, table: str) -> str:
+    return (f'<div class="table-scroll" role="region" aria-label="{_e(caption)}" tabindex="0">\n'
+            f"{table}\n</div>")
+
+
+def _html_table(t: _Table) -> str:
+    """One table in its scroll box (under <details> when folded): header
+    cells scope the columns, the first cell of each row heads its row."""
+    headers, numeric, rows = display_table(t.frame)
     if not headers:
-        return f'<p class="empty">{_e(caption)}: (empty table)</p>'
-    head = "".join(f'<th class="num">{_e(h)}</th>' if num else f"<th>{_e(h)}</th>"
-                   for h, num in zip(headers, numeric))
-    parts = ["<table>", f"<caption>{_e(caption)}</caption>",
-             f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+        return f'<p class="empty">{_e(t.caption)}: (empty table)</p>'
+    head = "".join(_cell("th", h, num, "col") for h, num in zip(headers, numeric))
+    parts = ["<table>"]
+    if not t.folded:                 # a folded table's caption is its <summary>
+        parts.append(f"<caption>{_e(t.caption)}</caption>")
+    parts += [f"<thead><tr>{head}</tr></thead>", "<tbody>"]
     for row in rows:
-        cells = "".join(
-            f'<td class="num">{_e(v)}</td>' if num else f"<td>{_e(v)}</td>"
-            for v, num in zip(row, numeric)
-        )
-        parts.append(f"<tr>{cells}</tr>")
+        cells = [_cell("th", row[0], numeric[0], "row")]
+        cells += [_cell("td", v, num) for v, num in zip(row[1:], numeric[1:])]
+        parts.append(f"<tr>{''.join(cells)}</tr>")
     parts.append("</tbody></table>")
+    out = _scroll_box(t.caption, "\n".join(parts))
     if not rows:
-        parts.append('<p class="empty">(no rows)</p>')
-    return "\n".join(parts)
+        out += '\n<p class="empty">(no rows)</p>'
+    if t.folded:
+        out = f"<details>\n<summary>{_e(t.caption)}</summary>\n{out}\n</details>"
+    return out
 
 
-def _html_document(meta: dict, command: str, sections: list[dict]) -> str:
+def _html_figures(figures: list[_Figure]) -> list[str]:
+    out = ['<div class="figures">']
+    for f in figures:
+        out.append('<figure class="wide">' if f.wide else "<figure>")
+        out.append(f'<a href="{_e(f.src)}"><img src="{_e(f.src)}" width="{f.width}" '
+                   f'height="{f.height}" alt="{_e(f.alt)}"></a>')
+        out.append(f"<figcaption>{_e(f.caption)}</figcaption>")
+        out.append("</figure>")
+    out.append("</div>")
+    return out
+
+
+def _html_findings(findings: Sequence[str]) -> list[str]:
+    return ['<ul class="findings">', *(f"<li>{_e(x)}</li>" for x in findings), "</ul>"]
+
+
+def _html_document(meta: dict, command: str, sections: list[_Section], findings: Sequence[str]) -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -276,43 +514,44 @@ def _html_document(meta: dict, command: str, sections: list[dict]) -> str:
         "</head>",
         "<body>",
         "<h1>zsim report</h1>",
-        '<h2 id="run">Run</h2>',
     ]
+    if findings:
+        out.append(f'<h2 id="findings">{FINDINGS_HEADING}</h2>')
+        out += _html_findings(findings)
+    out.append(f'<h2 id="run">{RUN_HEADING}</h2>')
     if meta:
-        out.append('<table class="meta"><tbody>')
-        for k, v in meta.items():
-            out.append(f"<tr><th>{_e(k)}</th><td>{_e(_meta_value(v))}</td></tr>")
-        out.append("</tbody></table>")
+        rows = "\n".join(f'<tr><th scope="row">{_e(k)}</th><td>{_e(_meta_value(v))}</td></tr>'
+                         for k, v in meta.items())
+        out.append(_scroll_box("Run metadata", f'<table class="meta"><tbody>\n{rows}\n</tbody></table>'))
     else:
         out.append('<p class="empty">(no run metadata)</p>')
     out.append("<p>Reproduce this report with:</p>")
     out.append(f"<pre><code>{_e(command)}</code></pre>")
 
-    out.append('<h2 id="contents">Contents</h2>')
+    out.append(f'<h2 id="contents">{CONTENTS_HEADING}</h2>')
     if sections:
         out.append("<ol>")
         for s in sections:
-            out.append(f'<li><a href="#{s["anchor"]}">{_e(s["title"])}</a></li>')
+            out.append(f'<li><a href="#{s.anchor}">{_e(s.title)}</a></li>')
         out.append("</ol>")
     else:
         out.append('<p class="empty">(no analyses)</p>')
 
     for s in sections:
-        r: AnalysisResult = s["result"]
-        out.append(f'<section id="{s["anchor"]}">')
-        out.append(f"<h2>{_e(r.title)}</h2>")
+        r = s.result
+        out.append(f'<section id="{s.anchor}">')
+        out.append(f"<h2>{_e(s.title)}</h2>")
         if r.summary:
             out.append(f"<p>{_e(r.summary)}</p>")
+        if r.findings:
+            out += _html_findings(r.findings)
         if r.meta:
             line = " · ".join(f"{k}: {_meta_value(v)}" for k, v in r.meta.items())
             out.append(f'<p class="result-meta">{_e(line)}</p>')
-        for caption, df in r.tables.items():
-            out.append(_html_table(df, caption))
-        for caption, rel in s["figures"]:
-            out.append("<figure>")
-            out.append(f'<img src="{_e(rel)}" alt="{_e(caption)}">')
-            out.append(f"<figcaption>{_e(caption)}</figcaption>")
-            out.append("</figure>")
+        for t in s.tables:
+            out.append(_html_table(t))
+        if s.figures:
+            out += _html_figures(s.figures)
         out.append("</section>")
     out += ["</body>", "</html>", ""]
     return "\n".join(out)
@@ -328,6 +567,17 @@ def _md_text(text: object) -> str:
     an analysis never turns into emphasis or code."""
     text = html.escape(" ".join(str(text).split()), quote=False)
     return text.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
+
+
+def _md_line(text: object) -> str:
+    """Text that starts a Markdown line (a paragraph, a list item): as
+    _md_text, and a leading "#", ">", "+", "-", "=", "|" or "1." is escaped so
+    that it never starts a heading, a quote or a list of its own."""
+    text = _md_text(text)
+    m = re.match(r"(\d+)([.)])", text)
+    if m:
+        return f"{m.group(1)}\\{m.group(2)}{text[m.end():]}"
+    return "\\" + text if text[:1] in ("#", ">", "+", "-", "=", "|") else text
 
 
 def _md_cell(text: object) -> str:
@@ -346,14 +596,35 @@ def _md_table(headers: list[str], numeric: list[bool], rows: list[list[str]]) ->
     return "\n".join(lines)
 
 
+def _md_findings(findings: Sequence[str]) -> list[str]:
+    return [f"- {_md_line(x)}" for x in findings] + [""]
+
+
+def _md_tables(t: _Table) -> list[str]:
+    """A table under its bold caption; a folded one inside <details>, its
+    caption the <summary> (GitHub renders Markdown there between blank lines)."""
+    headers, numeric, rows = display_table(t.frame)
+    if not headers:
+        body = ["*(empty table)*", ""]
+    else:
+        body = [_md_table(headers, numeric, rows), ""] + (["*(no rows)*", ""] if not rows else [])
+    if t.folded:
+        return ["<details>", f"<summary>{html.escape(' '.join(t.caption.split()), quote=False)}</summary>",
+                "", *body, "</details>", ""]
+    return [f"**{_md_text(t.caption)}**", "", *body]
+
+
 def _fence(code: str) -> str:
     """A code fence longer than any run of backticks inside the command."""
     longest = max((len(m) for m in re.findall(r"`+", code)), default=0)
     return "`" * max(3, longest + 1)
 
 
-def _md_document(meta: dict, command: str, sections: list[dict]) -> str:
-    out = ["# zsim report", "", '<a name="run"></a>', "## Run", ""]
+def _md_document(meta: dict, command: str, sections: list[_Section], findings: Sequence[str]) -> str:
+    out = ["# zsim report", ""]
+    if findings:
+        out += ['<a name="findings"></a>', f"## {FINDINGS_HEADING}", "", *_md_findings(findings)]
+    out += ['<a name="run"></a>', f"## {RUN_HEADING}", ""]
     if meta:
         out.append(_md_table(["key", "value"], [False, False],
                              [[str(k), _meta_value(v)] for k, v in meta.items()]))
@@ -361,33 +632,28 @@ def _md_document(meta: dict, command: str, sections: list[dict]) -> str:
         out.append("*(no run metadata)*")
     fence = _fence(command)
     out += ["", "Reproduce this report with:", "", f"{fence}sh", command, fence, "",
-            '<a name="contents"></a>', "## Contents", ""]
+            '<a name="contents"></a>', f"## {CONTENTS_HEADING}", ""]
     if sections:
         for i, s in enumerate(sections, 1):
-            out.append(f"{i}. [{_md_link_text(s['title'])}](#{s['anchor']})")
+            out.append(f"{i}. [{_md_link_text(s.title)}](#{s.anchor})")
     else:
         out.append("*(no analyses)*")
     for s in sections:
-        r: AnalysisResult = s["result"]
+        r = s.result
         if out[-1] != "":
             out.append("")
-        out += [f'<a name="{s["anchor"]}"></a>', f"## {_md_text(r.title)}", ""]
+        out += [f'<a name="{s.anchor}"></a>', f"## {_md_text(s.title)}", ""]
         if r.summary:
-            out += [_md_text(r.summary), ""]
+            out += [_md_line(r.summary), ""]
+        if r.findings:
+            out += _md_findings(r.findings)
         if r.meta:
             line = " · ".join(f"{k}: {_meta_value(v)}" for k, v in r.meta.items())
             out += [f"*{_md_text(line)}*", ""]
-        for caption, df in r.tables.items():
-            headers, numeric, rows = display_table(df)
-            out += [f"**{_md_text(caption)}**", ""]
-            if not headers:
-                out += ["*(empty table)*", ""]
-                continue
-            out += [_md_table(headers, numeric, rows), ""]
-            if not rows:
-                out += ["*(no rows)*", ""]
-        for caption, rel in s["figures"]:
-            out += [f"![{_md_link_text(caption)}]({rel})", "", f"*{_md_text(caption)}*", ""]
+        for t in s.tables:
+            out += _md_tables(t)
+        for f in s.figures:
+            out += [f"![{_md_link_text(f.alt)}]({f.src})", "", f"*{_md_text(f.caption)}*", ""]
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
@@ -399,37 +665,46 @@ def _close_all(results: list[AnalysisResult]) -> None:
             plt.close(fig)
 
 
-def _render(results: list[AnalysisResult], meta: dict, command_text: str, folder: Path) -> list[str]:
+def _render(results: list[AnalysisResult], meta: dict, command_text: str, findings: Sequence[str],
+            folder: Path) -> list[str]:
     """Write the figures and both documents into `folder`; returns the
     relative paths written."""
     written = []
-    sections = []
-    for i, (r, slug) in enumerate(zip(results, _unique_slugs(results)), 1):
-        figures = []
-        for n, (caption, fig) in enumerate(r.figures.items(), 1):
+    slugs = _unique_slugs(results)
+    figure_files = []
+    for r, slug in zip(results, slugs):
+        files = []
+        for n, fig in enumerate(r.figures.values(), 1):
             rel = f"figures/{slug}-{n}.png"
             (folder / "figures").mkdir(exist_ok=True)
             try:
                 fig.savefig(folder / rel, dpi=FIGURE_DPI, bbox_inches="tight", format="png")
             finally:
                 plt.close(fig)
+            with Image.open(folder / rel) as im:
+                width, height = im.size
             written.append(rel)
-            figures.append((caption, rel))
-        sections.append({"result": r, "title": r.title, "anchor": f"sec-{i}-{slug}",
-                         "figures": figures})
-    (folder / "index.html").write_text(_html_document(meta, command_text, sections), encoding="utf-8")
-    (folder / "report.md").write_text(_md_document(meta, command_text, sections), encoding="utf-8")
+            files.append((rel, width, height))
+        figure_files.append(files)
+    findings = [str(x) for x in findings]
+    sections = _plan(results, slugs, figure_files, bool(findings))
+    (folder / "index.html").write_text(_html_document(meta, command_text, sections, findings),
+                                       encoding="utf-8")
+    (folder / "report.md").write_text(_md_document(meta, command_text, sections, findings),
+                                      encoding="utf-8")
     return written + ["index.html", "report.md"]
 
 
-def write_report(results: list[AnalysisResult], meta: dict, command: str,
-                 out_dir: str | Path) -> tuple[Path, Path]:
+def write_report(results: list[AnalysisResult], meta: dict, command: str | list[str] | tuple[str, ...],
+                 out_dir: str | Path, findings: Sequence[str] = ()) -> tuple[Path, Path]:
     """Write index.html, report.md, figures/*.png and the manifest
     .zsim-report.json to `out_dir`.
 
     `meta` is a flat mapping shown as the run table (values may be lists or
     dicts, shown compactly); `command` is the command line that reproduces
-    the report (a list is shell-quoted). Returns (html path, markdown path).
+    the report (a list is shell-quoted); `findings`, plain sentences, open
+    the report as its "Key findings" (before the run table; none, no such
+    part). Returns (html path, markdown path).
     Raises ZsimError, and writes nothing, when `out_dir` holds anything an
     earlier report did not write (see check_target), and OutputError when a
     file cannot be written (the old report, if any, is then left as it was).
@@ -444,7 +719,7 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str,
         except OSError as exc:
             raise output_error(exc, str(out_dir)) from None
         try:
-            written = _render(results, meta, command_text, tmp)
+            written = _render(results, meta, command_text, findings, tmp)
             write_manifest(tmp, written)                  # last: it lists the others
             check_target(out_dir)     # the folder may have changed while we rendered
             swap_into_place(tmp, out_dir)

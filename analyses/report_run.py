@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyses import deck as deck_analysis
-from analyses import hand_size, payday_cost, players
+from analyses import common, payday_cost, players, tradeoff
 from analyses.result import AnalysisResult
 from zsim import __version__
 from zsim.games.zahltag.deck import DEFAULT_DECK_NAME, Deck
@@ -41,9 +41,8 @@ class Plan:
         return len(seatings(len(builtin_field()), p, "rotations")[0])
 
     def total_games(self) -> int:
-        total = 0
+        total = tradeoff.total_games(self.players, self.field, self.games, self.rules, self.deck)
         for p in self.players:
-            total += sum(pt.games for pt in hand_size.points(p, self.field, self.games, self.rules, self.deck))
             total += sum(pt.games for pt in payday_cost.points(p, self.field, self.games, self.rules, self.deck))
             total += self.games * (1 + PERTURBATIONS)
             total += self.deals * self.tournament_seatings(p)
@@ -52,6 +51,7 @@ class Plan:
 
 
 def tournament_result(plan: Plan, p: int, advance) -> AnalysisResult:
+    from analyses import head_to_head
     from zsim.tournament import run_tournament
 
     entries = builtin_field()
@@ -61,41 +61,178 @@ def tournament_result(plan: Plan, p: int, advance) -> AnalysisResult:
              .rename({"win_ci95": "win_share_ci95", "money_ci95": "money_mean_ci95",
                       "place_ci95": "mean_place_ci95"})
              .sort("win_share", descending=True))
+    top = table.row(0, named=True)
+    same = getattr(t, "identical", ())
+    same_text = (" Strategies that play identically in this setting (the same moves in every game "
+                 "checked): " + "; ".join(f"{a} and {b}" for a, b in same) + "." if same else "")
     summary = (f"Every fair built-in strategy on duplicate deals at {p} players: {plan.deals:,} deals, each "
-               f"played under {len(t.seatings)} seatings (every {p}-subset of the field in its {p} "
-               f"rotations), {t.games:,} games, seed {plan.seed}. Intervals are over deals; par is "
+               f"played under {len(t.seatings)} seatings (every {p}-subset of the field, its seating "
+               f"orders spread over the deals), {t.games:,} games, seed {plan.seed}. Intervals are over "
+               f"deals; par is {1 / p:.3f}." + same_text)
+    caption_t = f"Per strategy at {p} players"
+    caption_h = f"Head to head at {p} players: share of shared games the row finished above the column"
+    fig_cap = f"Head to head at {p} players (the row above the column; 95% intervals over deals)"
+    figs, alts = {}, {}
+    fig = head_to_head.figure(t, p)
+    if fig is not None:
+        figs[fig_cap] = fig
+        alts[fig_cap] = head_to_head.alt_text(t)
+    finding = (f"Tournament at {p} players: {top['strategy']} wins most, "
+               f"{common.share_text(top['win_share'], top['win_share_ci95'])} of its games against a par of "
                f"{1 / p:.3f}.")
     return AnalysisResult(f"tournament-{p}p", f"Tournament of the built-in field ({p} players)", summary,
-                          {"Per strategy": table, "Head to head: share of shared games the row finished "
-                           "above the column": t.head_to_head_matrix()},
-                          meta={"deals": plan.deals, "seatings": len(t.seatings), "games": t.games})
+                          {caption_t: table, caption_h: head_to_head.matrix_table(t)}, figs,
+                          meta={"deals": plan.deals, "seatings": len(t.seatings), "games": t.games},
+                          alts=alts, details=(caption_h,), wide=tuple(figs), findings=[finding])
 
 
 def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     out: list[AnalysisResult] = []
+    out.append(tradeoff.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
     out.append(players.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
-    for p in plan.players:
-        out.append(hand_size.run(p, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
-    for p in plan.players:
-        out.append(payday_cost.run(p, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
-    for p in plan.players:
-        out.append(deck_analysis.run(p, plan.field, plan.games, plan.seed, plan.rules, [], PERTURBATIONS,
-                                     advance))
+    out.append(payday_cost.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
+    out.append(deck_analysis.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, [], PERTURBATIONS,
+                                 advance))
     for p in plan.players:
         out.append(tournament_result(plan, p, advance))
     out.append(glossary())
     return out
 
 
+def key_findings(results: list[AnalysisResult]) -> list[str]:
+    """The report's opening summary, a line per question, written from the
+    tables the analyses computed: the best hand size per player count and
+    payday cost first, then the seat gap, when eliminations become common,
+    what counting cards is worth, and who wins the tournaments. Each
+    section's own findings say more."""
+    by_name = {("tournament" if r.name.startswith("tournament-") else r.name): r for r in results}
+    out: list[str] = []
+    if "tradeoff" in by_name:
+        out += _hand_lines(by_name["tradeoff"])
+    if "players" in by_name:
+        out += _seat_lines(by_name["players"])
+    if "payday-cost" in by_name:
+        out += _elimination_lines(by_name["payday-cost"])
+    if "players" in by_name:
+        out += _counting_lines(by_name["players"])
+    winners = [r for r in results if r.name.startswith("tournament-")]
+    if winners:
+        out += _tournament_lines(winners)
+    return out
+
+
+def _table(r: AnalysisResult, prefix: str) -> pl.DataFrame | None:
+    return next((t for c, t in r.tables.items() if c.startswith(prefix)), None)
+
+
+def _hand_lines(r: AnalysisResult) -> list[str]:
+    best = _table(r, "Best target hand")
+    if best is None or best.is_empty():
+        return []
+    out = []
+    cost0, default = tradeoff.default_cost(), tradeoff.default_target()
+    for (p,), part in best.sort("players", "payday_cost").group_by(["players"], maintain_order=True):
+        ks = " / ".join(str(k) for k in part["best_target"].to_list())
+        cs = " / ".join(str(c) for c in part["payday_cost"].to_list())
+        text = f"Hand size × payday cost, {p} players: the best target hand is {ks} cards at payday cost {cs}"
+        at = part.filter(pl.col("payday_cost") == cost0)
+        if not at.is_empty():
+            a = at.row(0, named=True)
+            text += (f"; at the printed cost {cost0}, target {a['best_target']} wins "
+                     f"{common.share_text(a['win_share'], a['win_share_ci95'])}")
+            if a.get("default_win_share") is not None and a["best_target"] != default:
+                text += (f" against {common.share_text(a['default_win_share'], a.get('default_win_share_ci95'))} "
+                         f"for the default {default}")
+        edge = part.filter(pl.col("best_at_edge") == "smallest")["payday_cost"].to_list()
+        if edge and int(part["best_target"].min()) == tradeoff.target_limits()[0] == 0:
+            text += (f" (target 0, never taking a card, is the least there is: best at payday cost "
+                     f"{', '.join(map(str, edge))})")
+        elif edge:
+            text += f" (at the smallest target tried for payday cost {', '.join(map(str, edge))})"
+        out.append(text + ".")
+    return out
+
+
+def _seat_lines(r: AnalysisResult) -> list[str]:
+    bal, seats = _table(r, "Balance per player count"), _table(r, "Win share per seat")
+    if bal is None or seats is None:
+        return []
+    parts = []
+    for row in bal.sort("players").iter_rows(named=True):
+        p, pv = row["players"], row["seat_p"]
+        s = seats.filter(pl.col("players") == p)
+        if pv is not None and pv < 0.05:
+            hi = s.sort("win_share", descending=True).row(0, named=True)
+            lo = s.sort("win_share").row(0, named=True)
+            parts.append(f"{p} players: seat {hi['seat']} {common.share_text(hi['win_share'], hi['win_share_ci95'])}"
+                         f", seat {lo['seat']} {common.share_text(lo['win_share'], lo['win_share_ci95'])} "
+                         f"(not even, p {players.p_text(pv)})")
+        else:
+            parts.append(f"{p} players: no gap found (p {players.p_text(pv)}; spread at most "
+                         f"{row['seat_spread_pp_hi']:.1f} pp)")
+    return ["Seat order (seat 0 starts): " + "; ".join(parts) + "."]
+
+
+def _elimination_lines(r: AnalysisResult) -> list[str]:
+    t = r.main
+    parts, common_at = [], []
+    for p in sorted(set(t["players"].to_list())):
+        part = t.filter(pl.col("players") == p)
+        base = part.filter(pl.col("default"))
+        if not base.is_empty():
+            b = base.row(0, named=True)
+            parts.append(f"{common.rate_text(b['elimination_rate'], b['elimination_rate_lo'], b['elimination_rate_hi'])}"
+                         f" at {p} players")
+        hits = part.filter(pl.col("elimination_rate_lo") >= payday_cost.ELIMINATIONS_COMMON)
+        hits = hits.sort("rule", "value")
+        values: dict[str, list[int]] = {}
+        for row in hits.iter_rows(named=True):
+            values.setdefault(row["rule"], []).append(row["value"])
+        if values:
+            where = ", ".join(f"{k}={'/'.join(map(str, v))}" for k, v in values.items())
+            common_at.append(f"{where} at {p} players")
+    text = "Eliminations at the printed rules: " + ", ".join(parts)
+    if common_at:
+        text += (f"; they pass {payday_cost.ELIMINATIONS_COMMON:.0%} of games (the whole interval above it) with "
+                 + "; ".join(common_at))
+    return [text + "."]
+
+
+def _counting_lines(r: AnalysisResult) -> list[str]:
+    know = _table(r, "What counting is worth")
+    if know is None:
+        return []
+    parts = [f"{row['edge']:+.3f} ± {row['edge_ci95']:.3f} at {row['players']} players"
+             for row in know.sort("players").iter_rows(named=True)]
+    return [f"Counting cards ({players.COUNTING} against {players.BLIND}, win share above par): "
+            + ", ".join(parts) + "."]
+
+
+def _tournament_lines(results: list[AnalysisResult]) -> list[str]:
+    parts = []
+    for r in results:
+        t = r.main
+        top = t.row(0, named=True)
+        parts.append(f"{top['strategy']} at {r.name.removeprefix('tournament-').removesuffix('p')} players "
+                     f"({common.share_text(top['win_share'], top['win_share_ci95'])})")
+    return ["Tournament of the built-in field, most wins: " + ", ".join(parts) + "."]
+
+
 def glossary() -> AnalysisResult:
     from analyses.common import DEFINITIONS
 
     t = pl.DataFrame({"column": list(DEFINITIONS), "meaning": list(DEFINITIONS.values())})
-    return AnalysisResult("glossary", "What the columns mean",
-                          "Every figure carries its 95% interval as \"value ± half-width\". Intervals of "
-                          "means are normal approximations; rates that are ratios of sums use the delta "
-                          "method with the game as the unit. docs/analyses.md says more.",
-                          {"Columns": t})
+    reg = registry()
+    names = sorted(reg)
+    strategies = pl.DataFrame({"strategy": names, "plays": [reg[n].description for n in names],
+                               "fair": [reg[n].fair for n in names]})
+    return AnalysisResult("glossary", "What the columns and strategies mean",
+                          "A mean or a share of games carries its 95% interval as \"value ± half-width\" "
+                          "(normal intervals; a ratio of sums uses the delta method with the game as the "
+                          "unit). A rate of rare events, such as games with an elimination, carries its "
+                          "Wilson interval as \"value [lo, hi]\", and a count of zero reads \"< hi\", "
+                          "about 3.84 / games. docs/analyses.md gives every formula.",
+                          {"Columns": t, "Strategies": strategies})
 
 
 def command(plan: Plan, out: str) -> str:
@@ -132,7 +269,7 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "rules": plan.rules.as_dict(),
             "deck": f"{plan.deck.name} ({plan.deck.n_jobs} jobs)",
             "games played": plan.total_games(),
-            "elapsed (s)": round(elapsed, 1),
+            "elapsed (s)": f"{elapsed:.1f}",
             "machine": f"{platform.machine()}, {numba.config.NUMBA_NUM_THREADS} threads; "
                        f"python {platform.python_version()}, numba {numba.__version__}, numpy {numpy.__version__}, "
                        f"polars {pl.__version__}"}

@@ -19,6 +19,15 @@ class AnalysisResult:
     tables: dict[str, pl.DataFrame]             # caption -> table; the first is the main one
     figures: dict[str, Figure] = field(default_factory=dict)   # caption -> figure
     meta: dict[str, object] = field(default_factory=dict)      # games, seed, field, rules, deck...
+    #: figure caption -> alt text that states what the figure shows (default: the caption)
+    alts: dict[str, str] = field(default_factory=dict)
+    #: captions of tables the report folds away under their caption (long grids
+    #: the figures already show); the CLI still prints and writes them
+    details: tuple[str, ...] = ()
+    #: captions of figures shown across the page's full width (wide heatmaps)
+    wide: tuple[str, ...] = ()
+    #: the analysis's key findings, one sentence each, written from its numbers
+    findings: list[str] = field(default_factory=list)
 
     @property
     def main(self) -> pl.DataFrame:

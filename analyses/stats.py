@@ -7,10 +7,14 @@ that ratios need. Integer sums add up to the same totals whatever the chunk
 size or thread count, so a run's tables are bit-identical however it was cut,
 and memory stays flat in the number of games.
 
-Intervals are normal approximations: a mean's half-width is 1.96 standard
-errors; a ratio of two sums (say, jobs with one bidder per job revealed) uses
-the delta method with the game as the unit, so games with many jobs weigh in
-as they should.
+Intervals: a mean's half-width is 1.96 standard errors; a ratio of two sums
+(say, jobs with one bidder per job revealed) uses the delta method with the
+game as the unit, so games with many jobs weigh in as they should. A rate of
+rare events (games with an elimination) gets the Wilson score interval on its
+count instead, printed as ``[lo, hi]``: a normal interval around a count of 0
+or 1 is "0 ± 0" and misses the truth most of the time. Seat balance is a
+chi-square test of equal win shares and a bias-corrected spread (see
+:func:`seat_balance`); docs/analyses.md gives every formula.
 """
 from __future__ import annotations
 
@@ -120,6 +124,14 @@ class Mean:
 
 
 @dataclass(frozen=True)
+class Share:
+    """The share of rows in which the 0/1 column ``col`` is 1, with the Wilson
+    score interval on the count: columns ``<name>``, ``<name>_lo``, ``<name>_hi``."""
+    name: str
+    col: str
+
+
+@dataclass(frozen=True)
 class Ratio:
     """sum(num) / sum(den) over the summed rows (needs the product num*den)."""
     name: str
@@ -128,11 +140,36 @@ class Ratio:
     scale: float = 1.0
 
 
-def estimates(summed: pl.DataFrame, by: list[str], metrics: list[Mean | Ratio]) -> pl.DataFrame:
-    """One row per group: each metric and its 95% half-width ``<name>_ci95``."""
+def wilson(count: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a share ``count / n``: never outside
+    [0, 1], and for a count of 0 the upper end is z²/(n + z²), about 3.84/n."""
+    if n <= 0:
+        return math.nan, math.nan
+    p = count / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(max(p * (1 - p), 0.0) / n + z2 / (4 * n * n))
+    lo, hi = centre - half, centre + half
+    return (0.0 if count <= 0 else max(lo, 0.0)), (1.0 if count >= n else min(hi, 1.0))
+
+
+def estimates(summed: pl.DataFrame, by: list[str], metrics: list[Mean | Ratio | Share]) -> pl.DataFrame:
+    """One row per group: each metric and its 95% interval: the half-width
+    ``<name>_ci95`` of a Mean or Ratio, the ends ``<name>_lo``, ``<name>_hi``
+    of a Share."""
     out: dict[str, list] = {k: summed[k].to_list() for k in by}
     out["games"] = summed["n"].to_list()
     for m in metrics:
+        if isinstance(m, Share):
+            vals, los, his = [], [], []
+            for row in summed.iter_rows(named=True):
+                n, x = float(row["n"]), float(row[f"{m.col}:s"])
+                lo, hi = wilson(x, n)
+                vals.append(x / n if n > 0 else math.nan)
+                los.append(lo)
+                his.append(hi)
+            out[m.name], out[f"{m.name}_lo"], out[f"{m.name}_hi"] = vals, los, his
+            continue
         vals, cis = [], []
         for row in summed.iter_rows(named=True):
             n = float(row["n"])
@@ -149,33 +186,96 @@ def estimates(summed: pl.DataFrame, by: list[str], metrics: list[Mean | Ratio]) 
     return pl.DataFrame(out, nan_to_null=True)
 
 
-def ratio_products(metrics: list[Mean | Ratio]) -> list[tuple[str, str]]:
+def ratio_products(metrics: list[Mean | Ratio | Share]) -> list[tuple[str, str]]:
     return [(m.num, m.den) for m in metrics if isinstance(m, Ratio)]
 
 
-def metric_columns(metrics: list[Mean | Ratio]) -> list[str]:
+def metric_columns(metrics: list[Mean | Ratio | Share]) -> list[str]:
     cols: list[str] = []
     for m in metrics:
-        for c in ((m.col,) if isinstance(m, Mean) else (m.num, m.den)):
+        for c in ((m.num, m.den) if isinstance(m, Ratio) else (m.col,)):
             if c not in cols:
                 cols.append(c)
     return cols
 
 
-def seat_advantage(summed: pl.DataFrame, by: list[str], players: int) -> pl.DataFrame:
-    """1 - the largest gap between two seats' win shares, per group, with the
-    interval of the gap between the two seats that set it."""
+def chi2_sf(x: float, df: int) -> float:
+    """P(X² >= x) for a chi-square variable with ``df`` (a whole number)
+    degrees of freedom, in closed form (no scipy needed)."""
+    if df < 1:
+        raise ValueError("df must be at least 1")
+    if not math.isfinite(x):
+        return 0.0 if x > 0 else 1.0
+    if x <= 0:
+        return 1.0
+    h = x / 2
+    if df % 2 == 0:                       # e^-h (1 + h + h²/2! + ... up to df/2 - 1)
+        term = total = 1.0
+        for k in range(1, df // 2):
+            term *= h / k
+            total += term
+        return min(1.0, math.exp(-h) * total)
+    total = math.erfc(math.sqrt(h))      # odd: erfc(√h) + e^-h Σ h^(k-½)/Γ(k+½)
+    term = math.sqrt(h) / math.gamma(1.5)
+    for k in range(1, (df + 1) // 2):
+        total += math.exp(-h) * term
+        term *= h / (k + 0.5)
+    return min(1.0, total)
+
+
+def seat_moments(row: dict, players: int) -> tuple[float, np.ndarray, np.ndarray]:
+    """(n, mean win share per seat, their covariance matrix over games) from
+    one row of summed ``seat_win_columns`` (the cross sums come from the
+    squared seat differences: w_i w_j = (w_i² + w_j² - (w_i - w_j)²) / 2)."""
+    n = float(row["n"])
+    s = np.array([float(row[f"w{i}:s"]) for i in range(players)]) / WIN_UNITS
+    q = np.array([float(row[f"w{i}:q"]) for i in range(players)]) / WIN_UNITS ** 2
+    cross = np.diag(q)
+    for i, j in combinations(range(players), 2):
+        c = (q[i] + q[j] - float(row[f"d{i}{j}:q"]) / WIN_UNITS ** 2) / 2
+        cross[i, j] = cross[j, i] = c
+    cov = (cross - np.outer(s, s) / n) / max(n - 1, 1.0)
+    return n, s / n, cov
+
+
+def seat_balance(summed: pl.DataFrame, by: list[str], players: int) -> pl.DataFrame:
+    """Are the seats even? Per group:
+
+    * ``seat_chi2`` and ``seat_p``: the chi-square test of equal win shares,
+      X² = n δᵀ S⁻¹ δ over the first P-1 seats (δ: each seat's win share less
+      1/P; S: their covariance over games), P-1 degrees of freedom;
+    * ``seat_spread_pp``: the spread of the seats' true win shares around par,
+      sqrt(max(D, 0) / P) in percentage points, with D = Σ δ² - tr(S_all)/n
+      the unbiased estimate of Σ (true share - 1/P)² (0: no spread found);
+      ``seat_spread_pp_lo`` / ``_hi`` carry the 95% interval of D through the
+      same map, with Var(D) = 2 tr(S²)/n² + 4 δᵀSδ/n (the variance of a
+      quadratic form of a normal vector, δ standing in for its mean);
+    * ``best_seat`` / ``worst_seat``: the seats with the highest and lowest win share.
+    """
     rows = []
     for row in summed.iter_rows(named=True):
-        n = float(row["n"])
-        shares = [row[f"w{s}:s"] / (WIN_UNITS * n) for s in range(players)]
-        i, j = max(combinations(range(players), 2), key=lambda p: abs(shares[p[0]] - shares[p[1]]))
-        _, ci = _mean_ci(float(row[f"d{i}{j}:s"]), float(row[f"d{i}{j}:q"]), n)
+        n, share, cov = seat_moments(row, players)
+        delta = share - 1.0 / players
+        sub, d = cov[:-1, :-1], delta[:-1]
+        try:
+            chi2 = float(n * d @ np.linalg.solve(sub, d)) if n > 1 else math.nan
+        except np.linalg.LinAlgError:      # a seat that always or never wins
+            chi2 = math.inf if np.any(d != 0) else 0.0
+        spread = float(delta @ delta) - float(np.trace(cov)) / n if n > 1 else math.nan
+        se = math.sqrt(max(2 * float(np.trace(cov @ cov)) / n ** 2 + 4 * float(delta @ cov @ delta) / n, 0.0)) \
+            if n > 1 else math.nan
+
+        def pp(d: float) -> float:
+            return 100 * math.sqrt(max(d, 0.0) / players) if not math.isnan(d) else math.nan
+
         rows.append({**{k: row[k] for k in by},
-                     "seat_advantage": 1.0 - abs(shares[i] - shares[j]),
-                     "seat_advantage_ci95": ci / WIN_UNITS,
-                     "best_seat": i if shares[i] > shares[j] else j,
-                     "worst_seat": j if shares[i] > shares[j] else i})
+                     "seat_chi2": chi2,
+                     "seat_p": chi2_sf(chi2, players - 1) if not math.isnan(chi2) else math.nan,
+                     "seat_spread_pp": pp(spread),
+                     "seat_spread_pp_lo": pp(spread - Z95 * se),
+                     "seat_spread_pp_hi": pp(spread + Z95 * se),
+                     "best_seat": int(np.argmax(share)),
+                     "worst_seat": int(np.argmin(share))})
     return pl.DataFrame(rows, nan_to_null=True)
 
 

@@ -19,7 +19,7 @@ from zsim.strategy import Param
 NAME = "handsize"
 DESCRIPTION = "holds a target hand size and sheds idle workers when a payday is likely"
 PARAMS = (
-    Param("target", 8.0, 4.0, 12.0, "hand size it grows towards"),
+    Param("target", 8.0, 0.0, 12.0, "hand size it grows towards (0: never takes a card)"),
     Param("shed", 0.3, 0.0, 1.0, "payday chance at which it sheds a card"),
     Param("low", 3.0, 1.0, 8.0, "bid when the opponents could cover the job"),
 )

@@ -74,16 +74,113 @@ def test_game_frame_margin_and_seat_wins():
     assert g["jobs_awarded"].to_list() == [8, 8]
 
 
-def test_seat_advantage_is_one_less_the_widest_gap():
-    # seat 0 wins 3 of 4 games, seat 1 the other: shares 0.75 / 0.25, gap 0.5
-    f = rows([[{"place": 1}, {"place": 2}]] * 3 + [[{"place": 2}, {"place": 1}]])
-    g = stats.game_frame(f, [], 2)
-    s = stats.sums(g.with_columns(pl.lit(0).alias("k")), ["k"], stats.seat_win_columns(2))
-    adv = stats.seat_advantage(s, ["k"], 2)
-    assert adv["seat_advantage"][0] == pytest.approx(0.5)
-    assert (adv["best_seat"][0], adv["worst_seat"][0]) == (0, 1)
-    d = np.array([1, 1, 1, -1.0])   # per-game gap in win shares
-    assert adv["seat_advantage_ci95"][0] == pytest.approx(1.96 * d.std(ddof=1) / 2)
+def _seat_sums(winners: list[list[int]], players: int) -> pl.DataFrame:
+    """Summed seat-win columns of games whose first places are ``winners``."""
+    games = [[{"place": 1 if s in w else 2} for s in range(players)] for w in winners]
+    g = stats.game_frame(rows(games), [], players)
+    return stats.sums(g.with_columns(pl.lit(0).alias("k")), ["k"], stats.seat_win_columns(players))
+
+
+def test_seat_balance_by_hand():
+    # seat 0 wins 3 of 4 games: shares 0.75 / 0.25, delta 0.25; the variance of
+    # seat 0's wins over games is 0.25, so X² = 4 * 0.25² / 0.25 = 1 (1 degree of freedom)
+    b = stats.seat_balance(_seat_sums([[0], [0], [0], [1]], 2), ["k"], 2)
+    assert b["seat_chi2"][0] == pytest.approx(1.0)
+    assert b["seat_p"][0] == pytest.approx(math.erfc(math.sqrt(0.5)))
+    # sum of delta² is 0.125, the noise tr(S)/n is (0.25 + 0.25) / 4: nothing is left
+    assert b["seat_spread_pp"][0] == pytest.approx(0.0)
+    assert (b["best_seat"][0], b["worst_seat"][0]) == (0, 1)
+
+
+def test_seat_balance_uses_the_covariance_of_the_seats():
+    # three seats, a shared first place counts half to each; the statistic is
+    # n dᵀ S⁻¹ d over seats 0 and 1, S their covariance over games
+    winners = [[0], [0], [1], [2], [0, 1], [0], [2], [1], [0], [0, 2]]
+    b = stats.seat_balance(_seat_sums(winners, 3), ["k"], 3)
+    w = np.array([[(12 // len(g)) / 12 if s in g else 0 for s in range(3)] for g in winners])
+    d = w.mean(axis=0) - 1 / 3
+    cov = np.cov(w, rowvar=False)
+    assert b["seat_chi2"][0] == pytest.approx(len(w) * d[:2] @ np.linalg.solve(cov[:2, :2], d[:2]))
+    spread = d @ d - np.trace(cov) / len(w)
+    assert b["seat_spread_pp"][0] == pytest.approx(100 * math.sqrt(max(spread, 0) / 3))
+    n = len(w)
+    se = math.sqrt(2 * np.trace(cov @ cov) / n ** 2 + 4 * d @ cov @ d / n)
+    assert b["seat_spread_pp_hi"][0] == pytest.approx(100 * math.sqrt((spread + 1.96 * se) / 3))
+    assert b["seat_spread_pp_lo"][0] == pytest.approx(100 * math.sqrt(max(spread - 1.96 * se, 0) / 3))
+
+
+@pytest.mark.parametrize("df,x", [(1, 3.841459), (2, 5.991465), (3, 7.814728), (4, 9.487729), (5, 11.070498)])
+def test_chi2_tail_matches_the_tables(df, x):
+    assert stats.chi2_sf(x, df) == pytest.approx(0.05, abs=1e-6)
+    assert stats.chi2_sf(0.0, df) == 1.0 and stats.chi2_sf(math.inf, df) == 0.0
+
+
+def _summed_row(w: np.ndarray) -> dict:
+    """The summed seat-win columns (as :func:`stats.sums` makes them) of a
+    [games, players] array of win units."""
+    players = w.shape[1]
+    row = {"n": w.shape[0]}
+    for s in range(players):
+        row[f"w{s}:s"], row[f"w{s}:q"] = int(w[:, s].sum()), int((w[:, s] ** 2).sum())
+    for i in range(players):
+        for j in range(i + 1, players):
+            d = w[:, i] - w[:, j]
+            row[f"d{i}{j}:s"], row[f"d{i}{j}:q"] = int(d.sum()), int((d ** 2).sum())
+    return row
+
+
+def _random_wins(rng, n: int, p) -> np.ndarray:
+    win = rng.choice(len(p), n, p=p)
+    w = np.zeros((n, len(p)), np.int64)
+    w[np.arange(n), win] = stats.WIN_UNITS
+    return w
+
+
+def test_seat_balance_on_even_games_is_unbiased_and_holds_its_level():
+    # 1,000 runs of 2,000 even 4-player games: the corrected spread averages
+    # out to 0 (the old 1 - largest gap did not) and the test rejects about 5%
+    rng = np.random.default_rng(7)
+    players, n, runs = 4, 2000, 1000
+    rows = [_summed_row(_random_wins(rng, n, [0.25] * 4)) for _ in range(runs)]
+    spreads_sq = []
+    for row in rows:
+        n_, share, cov = stats.seat_moments(row, players)
+        delta = share - 1 / players
+        spreads_sq.append(delta @ delta - np.trace(cov) / n_)
+    p_values = stats.seat_balance(pl.DataFrame(rows), [], players)["seat_p"].to_numpy()
+    mean_d, se_d = np.mean(spreads_sq), np.std(spreads_sq) / math.sqrt(runs)
+    assert abs(mean_d) < 3 * se_d
+    rejected = np.mean(p_values < 0.05)
+    assert abs(rejected - 0.05) < 3 * math.sqrt(0.05 * 0.95 / runs)
+
+
+def test_seat_spread_interval_covers_a_real_gap():
+    # seat 0 of 3 wins 40% of games, the others 30%: true spread sqrt((0.0667² +
+    # 2 x 0.0333²) / 3) = 4.71 pp; its 95% interval must hold it about 95% of the time
+    rng = np.random.default_rng(11)
+    truth = 100 * math.sqrt(((0.4 - 1 / 3) ** 2 + 2 * (0.3 - 1 / 3) ** 2) / 3)
+    runs = 1000
+    b = stats.seat_balance(pl.DataFrame([_summed_row(_random_wins(rng, 3000, [0.4, 0.3, 0.3]))
+                                         for _ in range(runs)]), [], 3)
+    hit = ((b["seat_spread_pp_lo"] <= truth) & (truth <= b["seat_spread_pp_hi"])).mean()
+    assert abs(hit - 0.95) < 3 * math.sqrt(0.05 * 0.95 / runs)
+    assert (b["seat_spread_pp_lo"] <= b["seat_spread_pp"]).all() and (b["seat_spread_pp"] <= b["seat_spread_pp_hi"]).all()
+
+
+def test_wilson_interval():
+    lo, hi = stats.wilson(0, 20_000)
+    assert lo == 0.0 and hi == pytest.approx(1.959964 ** 2 / (20_000 + 1.959964 ** 2), rel=1e-4)
+    assert stats.wilson(10, 100) == pytest.approx((0.05523, 0.17437), abs=1e-4)
+    lo, hi = stats.wilson(100, 100)
+    assert hi == 1.0 and lo == pytest.approx(1 - stats.wilson(0, 100)[1])
+
+
+def test_share_metric_gives_wilson_ends():
+    f = pl.DataFrame({"g": [0] * 50, "x": [1] + [0] * 49})
+    est = stats.estimates(stats.sums(f, ["g"], ["x"]), ["g"], [stats.Share("r", "x")])
+    assert est["r"][0] == pytest.approx(0.02)
+    assert (est["r_lo"][0], est["r_hi"][0]) == pytest.approx(stats.wilson(1, 50))
+    assert "r_ci95" not in est.columns
 
 
 def test_balance_table_rates():
@@ -96,7 +193,7 @@ def test_balance_table_rates():
     assert t["one_bidder_share"][0] == pytest.approx(6 / 20)
     assert t["tie_rate"][0] == pytest.approx(2 / 16)
     assert t["payday_share_of_income"][0] == pytest.approx(4 / 12)
-    assert t["seat_advantage"][0] == pytest.approx(1.0)
+    assert t["seat_chi2"][0] == pytest.approx(0.0) and t["seat_p"][0] == pytest.approx(1.0)
     assert t.columns[:2] == ["k", "games"]
 
 
@@ -122,15 +219,23 @@ def test_hand_size_points_rotate_the_tested_seat():
         assert p.games == 300
 
 
-def test_payday_cost_points_change_one_rule_each():
-    pts = payday_cost.points(2, None, 10, Rules(), default_deck())
+@pytest.mark.parametrize("players", [2, 4])
+def test_payday_cost_points_change_one_rule_each_and_include_its_default(players):
+    pts = payday_cost.points(players, None, 10, Rules(), default_deck())
     base = Rules().as_dict()
-    assert len(pts) == sum(len(v) for v in payday_cost.SWEEPS.values())
     for p in pts:
         changed = {k: v for k, v in p.matchup.rules.as_dict().items() if v != base[k]}
-        rule = payday_cost._rule_key(p.key["rule"], 2)
+        rule = p.key["rule"]
         assert set(changed) <= {rule}
         assert int(p.matchup.rules.as_dict()[rule]) == p.key["value"]
+        assert p.key["default"] == (not changed)
+    forced = sorted(p.key["value"] for p in pts if p.key["sweep"] == "forced_payday_jobs")
+    # two players sweep their own threshold, whose printed value 8 is not among 5, 7, 9...
+    assert {p.key["rule"] for p in pts if p.key["sweep"] == "forced_payday_jobs"} == \
+        {"forced_payday_jobs_2p" if players == 2 else "forced_payday_jobs"}
+    assert forced == ([5, 7, 8, 9, 11, 13] if players == 2 else [5, 7, 9, 11, 13])
+    # every sweep passes through the rules as configured, once
+    assert sum(p.key["default"] for p in pts) == len(payday_cost.SWEEPS)
 
 
 def test_money_distribution_and_quantiles():
@@ -138,7 +243,8 @@ def test_money_distribution_and_quantiles():
     d = players.money_distribution(hist)
     assert d["money_from"].to_list() == [0, 4, 8]
     assert d["share"].to_list() == pytest.approx([0.2, 0.2, 0.6])
-    assert d["share_ci95"][2] == pytest.approx(1.96 * math.sqrt(0.6 * 0.4 / 10))
+    assert (d["share_lo"][2], d["share_hi"][2]) == pytest.approx(stats.wilson(6, 10))
+    assert d["share_lo"][0] > 0 and d["share_hi"].max() < 1
     q = players.money_quantiles(hist).row(0, named=True)
     assert (q["p10"], q["median"], q["p90"]) == (0, 9, 9)
     assert q["mean"] == pytest.approx((0 + 1 + 10 + 54) / 10)

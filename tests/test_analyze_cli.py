@@ -65,16 +65,27 @@ def test_hand_size_writes_tables_and_plots(tmp_path):
     assert sorted(x.name for x in tmp_path.iterdir()) == ["hs.csv", "plots"]   # no temp files left
 
 
-def test_payday_cost_text_lists_every_swept_value(tmp_path):
+def test_payday_cost_sweeps_each_rule_at_each_player_count_side_by_side(tmp_path):
     out = tmp_path / "pc.parquet"
-    r = ok("analyze", "payday-cost", "--players", "2", "--games", "300", "--out", str(out), "-q")
+    r = ok("analyze", "payday-cost", "--players", "2,3", "--games", "300", "--out", str(out),
+           "--plots", str(tmp_path / "plots"), "-q")
     t = pl.read_parquet(out)
-    assert t.height == 20 and set(t["rule"]) == {"payday_cost", "paydays_to_end", "forced_payday_jobs",
-                                                   "start_money", "payday_counts_table"}
-    # paying nothing at paydays means nobody ever pays
+    two, three = t.filter(pl.col("players") == 2), t.filter(pl.col("players") == 3)
+    # two players sweep their own forced-payday rule, its printed 8 included
+    assert set(two["rule"]) == {"payday_cost", "paydays_to_end", "forced_payday_jobs_2p", "start_money",
+                                "payday_counts_table"}
+    assert sorted(two.filter(pl.col("rule") == "forced_payday_jobs_2p")["value"]) == [5, 7, 8, 9, 11, 13]
+    assert "forced_payday_jobs" in set(three["rule"]) and three.height == 20 and two.height == 21
+    assert two.filter(pl.col("default")).height == 5 and three.filter(pl.col("default")).height == 5
+    # paying nothing at paydays means nobody ever pays, and no one is eliminated
     zero = t.filter((pl.col("rule") == "payday_cost") & (pl.col("value") == 0))
-    assert zero["payday_share_of_income"][0] == 0 and zero["elimination_rate"][0] == 0
-    assert "seat_advantage" in r.output and "±" in r.output
+    assert zero["payday_share_of_income"].to_list() == [0, 0] and zero["elimination_rate"].to_list() == [0, 0]
+    assert zero["elimination_rate_hi"][0] == pytest.approx(1.96 ** 2 / (300 + 1.96 ** 2), rel=1e-3)
+    # the text shows the seat test and a zero count as its Wilson bound, never "0 ± 0"
+    assert "seat_p" in r.output and "seat_spread_pp" in r.output and "< 0.01" in r.output
+    assert "seat_advantage" not in r.output
+    # one figure per rule, each with a series per player count
+    assert len(list((tmp_path / "plots").glob("*.png"))) == 5
 
 
 def test_players_compares_player_counts_and_prices_counting():
@@ -99,15 +110,16 @@ def test_deck_compares_user_and_perturbed_decks(tmp_path):
     r = ok("analyze", "deck", "--players", "2", "--deck", str(user), "--perturb", "2", "--games", "400",
            "--json", "-q")
     doc = json.loads(r.output)
-    t = doc["tables"]["Headline figures per deck"]
+    t = doc["tables"]["Headline figures per deck (2 players)"]
     assert [row["deck"] for row in t] == ["default", str(user), "perturbed-1", "perturbed-2"]
+    assert {row["players"] for row in t} == {2}
     # the user's copy of the default deck plays exactly the default deck's games
     strip = lambda row: {k: v for k, v in row.items() if k != "deck"}  # noqa: E731
     assert strip(t[0]) == strip(t[1])
 
 
 @pytest.mark.parametrize("args, message", [
-    (["analyze", "hand-size", "--targets", "3..5"], "outside 4..12"),
+    (["analyze", "hand-size", "--targets", "3..13"], "outside 0..12"),
     (["analyze", "hand-size", "--targets", "x"], "not a comma list"),
     (["analyze", "players", "--players", "2,5"], "outside 2..4"),
     (["analyze", "payday-cost", "--out", "table.txt"], "must end in .parquet or .csv"),
@@ -151,8 +163,8 @@ class _Links(HTMLParser):
 
 def test_report_renders_with_only_existing_files(tmp_path):
     out = tmp_path / "rep"
-    ok("report", "--players", "2", "--games", "200", "--tournament-games", "3", "--seed", "4",
-       "--out", str(out), "-q")
+    printed = ok("report", "--players", "2", "--games", "200", "--tournament-games", "3", "--seed", "4",
+                 "--out", str(out), "-q").output
     html = (out / "index.html").read_text()
     md = (out / "report.md").read_text()
     parser = _Links()
@@ -166,10 +178,13 @@ def test_report_renders_with_only_existing_files(tmp_path):
             assert_png(out / link)
     for link in re.findall(r"\]\((figures/[^)]+)\)", md):
         assert (out / link).is_file()
-    for section in ("Hand size against payday cost (2 players)", "Payday rules and game balance (2 players)",
-                    "Job deck sensitivity (2 players)", "Tournament of the built-in field (2 players)",
-                    "The game at 2 players"):
+    for section in ("Hand size against payday cost: the trade-off (2 players)", "The payday rules at 2 players",
+                    "Job deck sensitivity at 2 players", "Tournament of the built-in field (2 players)",
+                    "The game at 2 players", "Key findings"):
         assert section in html and section in md
+    # the findings open the page, before the run's metadata, and the terminal shows them too
+    assert html.index("Key findings") < html.index("zsim version")
+    assert "Key findings" in printed and "Hand size × payday cost, 2 players: the best target hand" in printed
     # the metadata names the command that plays the report again
     assert "zsim report --players 2 --games 200 --tournament-games 3 --seed 4 --out" in md
     assert "zsim version" in md
@@ -198,8 +213,11 @@ def test_the_glossary_defines_every_column_the_report_shows():
     for r in results[:-1]:
         for caption, t in r.tables.items():
             for c in t.columns:
-                base = c.removesuffix("_ci95")
+                base = c.removesuffix("_ci95").removesuffix("_lo").removesuffix("_hi")
                 if base not in DEFINITIONS and base not in entries and not base.endswith("_needed"):
                     undefined.add(f"{r.name}: {c}")
     assert not undefined, sorted(undefined)
+    # ...and every strategy it names, the field's simple among them
+    named = set(results[-1].tables["Strategies"]["strategy"])
+    assert "simple" in named and entries <= named
     assert played == [plan.total_games()]   # the progress bar's total is what gets played

@@ -299,12 +299,14 @@ def test_simulate_out_writes_one_complete_parquet_file(dirs):
     assert all(s == list(range(players)) for s in per_game["seats"].to_list())
 
     by_seat = df.group_by("seat").agg(pl.col("money").mean().alias("mean"),
+                                      (1.96 * pl.col("money").std() / pl.len().sqrt()).alias("ci"),
                                       pl.col("strategy").first().cast(pl.Utf8).alias("strategy"))
     by_seat = {r["seat"]: r for r in by_seat.to_dicts()}
     assert len(summary) == players
     for row in summary:
         seat = row["seat"]
         assert by_seat[seat]["mean"] == pytest.approx(row["money_mean"], abs=1e-9)
+        assert by_seat[seat]["ci"] == pytest.approx(row["money_ci95"], rel=1e-9)   # printed too
         assert by_seat[seat]["strategy"] == row["strategy"]
         assert row["strategy"] == ["simple", "random", "simple"][seat]
 

@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 from PIL import Image
 
-from analyses.report import format_ci, format_float, write_report
+from analyses.report import display_table, format_ci, format_float, format_interval, write_report
 from analyses.result import AnalysisResult
 from zsim.errors import OutputError, ZsimError
 
@@ -139,7 +139,7 @@ def test_html_links_resolve(rendered):
             assert not ref.startswith("/"), ref
             assert (out / ref).is_file(), ref
             checked_files += 1
-    assert checked_files == 3
+    assert checked_files == 6            # each PNG: the image and the link around it
     text = html_path.read_text(encoding="utf-8")
     assert "http://" not in text and "https://" not in text
 
@@ -171,10 +171,11 @@ def test_numbers_formatted(rendered):
     text = html_path.read_text(encoding="utf-8")
     md = md_path.read_text(encoding="utf-8")
     # the _ci95 column merged into its value column, at the value's place
-    assert ('<thead><tr><th>strategy</th><th class="num">win_share</th>'
-            '<th class="num">games</th><th class="num">mean_money</th></tr></thead>') in text
+    assert ('<thead><tr><th scope="col">strategy</th><th scope="col" class="num">win_share</th>'
+            '<th scope="col" class="num">games</th><th scope="col" class="num">mean_money</th></tr></thead>'
+            ) in text
     assert "win_share_ci95" not in text and "win_share_ci95" not in md
-    assert '<td class="num">0.2500 ± 0.0030</td>' in text
+    assert '<tr><th scope="row">simple</th><td class="num">0.2500 ± 0.0030</td>' in text
     assert '<td class="num">0.500 ± 0.013</td>' in text
     assert "| simple | 0.2500 ± 0.0030 | 1000 | \u2013 |" in md
     assert "| random &lt;b&gt; | 0.500 ± 0.013 | 2000 | 12.35 |" in md
@@ -188,7 +189,7 @@ def test_numbers_formatted(rendered):
     assert "| seeds | 1, 2, 3 |" in md
     assert "| rules | payday_cost=2, over_cap=penalize |" in md
     assert "| elapsed s | 3.142 |" in md
-    assert "<tr><th>field</th><td>simple, random</td></tr>" in text
+    assert '<tr><th scope="row">field</th><td>simple, random</td></tr>' in text
     # the command in a code block, in both
     assert f"<pre><code>{COMMAND}</code></pre>" in text
     assert f"```sh\n{COMMAND}\n```" in md
@@ -344,3 +345,295 @@ def test_failed_swap_restores_previous_report(rendered, monkeypatch):
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
     assert _hidden_leftovers(out.parent) == []
+
+
+# ---------------------------------------------------------------------------
+# findings, folding, wide figures, intervals, unique captions, markup
+
+FINDINGS = ["Six cards is the best target hand with two players.",
+            "The start seat trails by 0.02 <win share>."]
+
+
+class _Tree(HTMLParser):
+    """Each table, header cell, image and heading with the tags and
+    attributes around it (the open-element stack at its start tag)."""
+    VOID = {"img", "meta", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[tuple[str, dict]] = []
+        self.tables: list[list[tuple[str, dict]]] = []
+        self.cells: list[tuple[str, dict, list[tuple[str, dict]], int]] = []   # tag, attrs, stack, index in row
+        self.images: list[tuple[dict, list[tuple[str, dict]]]] = []
+        self.row_index = 0
+        self.text_of: dict[str, list[str]] = {"h1": [], "h2": [], "h3": [], "caption": [], "summary": [],
+                                              "figcaption": []}
+        self._open_text: list[list] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table":
+            self.tables.append(list(self.stack))
+        if tag == "tr":
+            self.row_index = 0
+        if tag in ("th", "td"):
+            self.cells.append((tag, a, list(self.stack), self.row_index))
+            self.row_index += 1
+        if tag == "img":
+            self.images.append((a, list(self.stack)))
+        if tag in self.text_of:
+            self._open_text.append([tag, ""])
+        if tag not in self.VOID:
+            self.stack.append((tag, a))
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+        if self._open_text and self._open_text[-1][0] == tag:
+            t, text = self._open_text.pop()
+            self.text_of[t].append(text)
+
+    def handle_data(self, data):
+        for entry in self._open_text:
+            entry[1] += data
+
+
+def _tree(text: str) -> _Tree:
+    t = _Tree()
+    t.feed(text)
+    return t
+
+
+def _has(stack, tag, **attrs) -> bool:
+    return any(t == tag and all(a.get(k) == v for k, v in attrs.items()) for t, a in stack)
+
+
+def _scroll_box(stack) -> dict | None:
+    return next((a for t, a in stack if t == "div" and "table-scroll" in (a.get("class") or "").split()), None)
+
+
+def _png(width_in: float, height_in: float = 2.0):
+    fig, ax = plt.subplots(figsize=(width_in, height_in))
+    ax.plot([0, 1], [0, 1])
+    return fig
+
+
+def _rich_results() -> list[AnalysisResult]:
+    """Two results with the same title and the same table captions, a
+    folded table, rate intervals, a wide figure and one too wide to shrink."""
+    rates = pl.DataFrame({
+        "rule": ["a", "b", "c", "d"],
+        "elimination_rate": [0.00001, 0.0, 0.25, None],
+        "elimination_rate_lo": [0.0000018, 0.0, 0.2467, 0.1],
+        "elimination_rate_hi": [0.000057, 0.00019, 0.2533, 0.2],
+        "win_share": [0.5, 0.5, 0.5, 0.5],
+        "win_share_ci95": [0.01, 0.01, 0.01, 0.01],
+    })
+    grid = pl.DataFrame({"x": [1, 2], "y": [3.0, 4.0]})
+
+    def result(players: int) -> AnalysisResult:
+        return AnalysisResult(
+            name=f"rules-{players}p", title="Payday rules",
+            summary=f"Rules at {players} players.",
+            tables={"Balance per rule": rates, "Full grid": grid},
+            figures={"Rates": _png(3), "Heatmap": _png(4), "Panels": _png(12)},
+            alts={"Rates": f"Eliminations stay rare at {players} players."},
+            details=("Full grid",), wide=("Heatmap",),
+            findings=[f"At {players} players nothing changes.", "Rule b & c < d."],
+        )
+    return [result(2), result(3)]
+
+
+@pytest.fixture
+def rich(tmp_path):
+    out = tmp_path / "rich"
+    html_path, md_path = write_report(_rich_results(), META, COMMAND, out, findings=FINDINGS)
+    return out, html_path.read_text(encoding="utf-8"), md_path.read_text(encoding="utf-8")
+
+
+def test_report_findings_come_first(rich):
+    _, text, md = rich
+    h1 = text.index("<h1>zsim report</h1>")
+    findings = text.index('<h2 id="findings">Key findings</h2>')
+    run = text.index('<h2 id="run">')
+    assert h1 < findings < run
+    block = text[findings:run]
+    assert "<li>Six cards is the best target hand with two players.</li>" in block
+    assert "<li>The start seat trails by 0.02 &lt;win share&gt;.</li>" in block
+    assert block.count("<li>") == 2
+    assert md.index("# zsim report") < md.index("## Key findings") < md.index("## Run")
+    assert ("## Key findings\n\n- Six cards is the best target hand with two players.\n"
+            "- The start seat trails by 0.02 &lt;win share&gt;.\n\n") in md
+
+
+def test_no_findings_no_findings_section(rendered):
+    _, html_path, md_path = rendered
+    assert "Key findings" not in html_path.read_text(encoding="utf-8")
+    assert "Key findings" not in md_path.read_text(encoding="utf-8")
+    assert 'id="findings"' not in html_path.read_text(encoding="utf-8")
+
+
+def test_result_findings_follow_the_summary(rich):
+    _, text, md = rich
+    summary = text.index("<p>Rules at 2 players.</p>")
+    bullets = text.index("<li>At 2 players nothing changes.</li>")
+    first_table = text.index("<table>", summary)
+    assert summary < bullets < first_table
+    assert "<li>Rule b &amp; c &lt; d.</li>" in text
+    assert "Rules at 2 players.\n\n- At 2 players nothing changes.\n- Rule b &amp; c &lt; d.\n\n**" in md
+
+
+def test_folded_tables(rich):
+    _, text, md = rich
+    tree = _tree(text)
+    folded = [stack for stack in tree.tables if _has(stack, "details")]
+    assert len(folded) == 2                         # "Full grid" of each result
+    assert all(_scroll_box(stack) for stack in folded)
+    assert "<details>\n<summary>Full grid \u2014 Payday rules</summary>\n<div class=\"table-scroll\"" in text
+    assert "<details>\n<summary>Full grid \u2014 Payday rules (2)</summary>" in text
+    # the unfolded ones are not inside <details>; folded ones have their summary, no <caption>
+    assert sum(1 for stack in tree.tables if not _has(stack, "details")) == 3   # 2 + run metadata
+    assert not any(c.startswith("Full grid") for c in tree.text_of["caption"])
+    # Markdown: the same wrapper, blank lines around a valid table
+    assert ("<details>\n<summary>Full grid \u2014 Payday rules</summary>\n\n| x | y |\n|---:|---:|\n"
+            "| 1 | 3.000 |\n| 2 | 4.000 |\n\n</details>\n") in md
+
+
+def test_wide_figures_and_alt_text(rich):
+    out, text, md = rich
+    tree = _tree(text)
+    by_caption = {}
+    for fig in re.findall(r"<figure[^>]*>.*?</figure>", text, re.S):
+        cap = re.search(r"<figcaption>(.*?)</figcaption>", fig).group(1)
+        by_caption[cap] = fig
+    assert len(by_caption) == 6
+    assert by_caption["Rates \u2014 Payday rules"].startswith("<figure>")            # narrow, in a column
+    assert by_caption["Heatmap \u2014 Payday rules"].startswith('<figure class="wide">')   # named wide
+    assert by_caption["Panels \u2014 Payday rules"].startswith('<figure class="wide">')    # too wide to shrink
+    alts = [a["alt"] for a, _ in tree.images]
+    assert "Eliminations stay rare at 2 players." in alts and "Eliminations stay rare at 3 players." in alts
+    assert "Heatmap \u2014 Payday rules" in alts                                        # default: the caption
+    assert "![Eliminations stay rare at 3 players.](figures/rules-3p-1.png)" in md
+    assert "*Rates \u2014 Payday rules (2)*" in md
+    # figures sit in the grid
+    assert all(_has(stack, "div", **{"class": "figures"}) for _, stack in tree.images)
+
+
+def test_images_link_to_their_png_and_carry_their_size(rich):
+    out, text, _ = rich
+    tree = _tree(text)
+    assert len(tree.images) == 6
+    for attrs, stack in tree.images:
+        src = attrs["src"]
+        assert _has(stack, "a", href=src), src
+        assert "loading" not in attrs
+        with Image.open(out / src) as im:
+            assert (int(attrs["width"]), int(attrs["height"])) == im.size
+    widths = sorted(int(a["width"]) for a, _ in tree.images)
+    assert widths[-1] > 900 >= widths[0]              # the "Panels" figure is past WIDE_PX
+
+
+def test_interval_cells(rich):
+    _, text, md = rich
+    assert "elimination_rate_lo" not in text and "elimination_rate_hi" not in md
+    assert '<td class="num">0.000010 [0.0000018, 0.000057]</td>' in text
+    assert '<td class="num">&lt; 0.00019</td>' in text
+    assert "| a | 0.000010 [0.0000018, 0.000057] | 0.500 ± 0.010 |" in md
+    assert "| b | &lt; 0.00019 | 0.500 ± 0.010 |" in md
+    assert "| c | 0.2500 [0.2467, 0.2533] | 0.500 ± 0.010 |" in md
+    assert "| d | \u2013 | 0.500 ± 0.010 |" in md
+    assert "| rule | elimination_rate | win_share |" in md
+
+
+def test_interval_rules():
+    assert format_interval(0.00001, 0.0000018, 0.000057) == "0.000010 [0.0000018, 0.000057]"
+    assert format_interval(0.0, 0.0, 0.00019) == "< 0.00019"
+    assert format_interval(0, 0, 0.123456) == "< 0.12"
+    assert format_interval(0.25, 0.2467, 0.2533) == "0.2500 [0.2467, 0.2533]"   # width sets the decimals
+    assert format_interval(0.5, 0.4, 0.6) == "0.50 [0.40, 0.60]"
+    assert format_interval(123456.0, 120000.0, 127000.0) == "123456 [120000, 127000]"
+    assert format_interval(0.3, 0.0, 0.6) == "0.30 [0, 0.60]"
+    assert format_interval(None, 0.1, 0.2) == "\u2013"
+    assert format_interval(float("nan"), 0.1, 0.2) == "\u2013"
+    assert format_interval(0.3, None, 0.4) == "0.3000"                          # no interval: the value
+    assert format_interval(0.3, 0.2, float("nan")) == "0.3000"
+    assert format_interval(0.0, 0.0, 0.0) == "0"
+    # no scientific notation, whatever the magnitude
+    assert "e" not in format_interval(3e-7, 1e-8, 2e-6)
+
+
+def test_interval_columns_merge_in_display_table():
+    df = pl.DataFrame({"k": ["a"], "r_lo": [0.1], "r": [0.2], "r_hi": [0.3], "n": [7],
+                       "m": [1.0], "m_ci95": [0.5], "s": ["x"], "s_lo": ["y"], "s_hi": ["z"],
+                       "only_lo": [1.0], "only_lo_lo": [0.5]})
+    headers, numeric, rows = display_table(df)
+    assert headers == ["k", "r", "n", "m", "s", "s_lo", "s_hi", "only_lo", "only_lo_lo"]
+    assert rows == [["a", "0.20 [0.10, 0.30]", "7", "1.00 ± 0.50", "x", "y", "z", "1.000", "0.5000"]]
+    assert numeric[:4] == [False, True, True, True]
+
+
+def test_headings_and_captions_are_unique(rich):
+    _, text, md = rich
+    tree = _tree(text)
+    headings = tree.text_of["h1"] + tree.text_of["h2"] + tree.text_of["h3"]
+    assert len(headings) == len(set(headings))
+    assert "Payday rules" in headings and "Payday rules (2)" in headings
+    captions = tree.text_of["caption"] + tree.text_of["summary"] + tree.text_of["figcaption"]
+    assert len(captions) == 10 and len(captions) == len(set(captions))
+    assert "Balance per rule \u2014 Payday rules" in captions
+    assert "Balance per rule \u2014 Payday rules (2)" in captions
+    # the scroll boxes are labelled with the same unique captions
+    labels = re.findall(r'<div class="table-scroll" role="region" aria-label="([^"]*)" tabindex="0">', text)
+    assert len(labels) == 5 and len(set(labels)) == 5
+    md_heads = re.findall(r"^#+ (.*)$", md, re.M)
+    assert len(md_heads) == len(set(md_heads))
+    assert "2. [Payday rules (2)](#sec-2-rules-3p)" in md
+
+
+def test_a_caption_used_once_stays_as_it_is(rendered):
+    _, html_path, _ = rendered
+    tree = _tree(html_path.read_text(encoding="utf-8"))
+    assert sorted(tree.text_of["caption"]) == ["Extra", "Sweep", "Win share by seat"]
+    assert "Cost again [bars]" in tree.text_of["figcaption"]
+
+
+def test_headings_do_not_collide_with_the_reports_own(tmp_path):
+    r = AnalysisResult(name="run", title="Run", summary="", tables={"t": pl.DataFrame({"a": [1]})})
+    html_path, md_path = write_report([r], {}, "zsim report", tmp_path / "r", findings=["x"])
+    tree = _tree(html_path.read_text(encoding="utf-8"))
+    assert tree.text_of["h2"] == ["Key findings", "Run", "Contents", "Run (2)"]
+
+
+def test_tables_scroll_in_their_own_box_with_scoped_headers(rich, rendered):
+    for text in (rich[1], rendered[1].read_text(encoding="utf-8")):
+        tree = _tree(text)
+        assert tree.tables
+        for stack in tree.tables:
+            box = _scroll_box(stack)
+            assert box is not None
+            assert box["role"] == "region" and box["tabindex"] == "0" and box["aria-label"]
+        for tag, attrs, stack, index in tree.cells:
+            if _has(stack, "thead"):
+                assert tag == "th" and attrs.get("scope") == "col"
+            elif index == 0:
+                assert tag == "th" and attrs.get("scope") == "row"
+            else:
+                assert tag == "td"
+    css = rich[1][rich[1].index("<style>"):rich[1].index("</style>")]
+    assert re.search(r"\.table-scroll \{[^}]*overflow-x: auto", css)
+    assert "repeat(auto-fit, minmax(min(100%, 34rem), 1fr))" in css
+    assert re.search(r"figure\.wide \{[^}]*grid-column: 1 / -1", css)
+
+
+def test_markdown_findings_never_start_a_block_of_their_own(tmp_path):
+    r = AnalysisResult(name="x", title="X", summary="# not a heading", tables={},
+                       findings=["1. not a numbered list", "- not a sub-list", "-0.02 win share"])
+    _, md_path = write_report([r], {}, "zsim report", tmp_path / "r", findings=["## nor this"])
+    md = md_path.read_text(encoding="utf-8")
+    assert "- \\## nor this\n" in md
+    assert "\n\\# not a heading\n" in md
+    assert "- 1\\. not a numbered list\n- \\- not a sub-list\n- \\-0.02 win share\n" in md

@@ -112,13 +112,15 @@ def emit(result, out, plots, as_json) -> None:
                             bbox_inches="tight")
     if as_json:
         doc = {"analysis": result.name, "title": result.title, "summary": result.summary,
-               "meta": result.meta,
+               "findings": list(result.findings), "meta": result.meta,
                "tables": {c: [{k: _json_value(v) for k, v in row.items()} for row in f.to_dicts()]
                           for c, f in result.tables.items()}}
         click.echo(json.dumps(doc, indent=1, default=str))
         return
     click.echo(result.title)
     click.echo(result.summary)
+    for line in result.findings:
+        click.echo(f"- {line}")
     for caption, frame in result.tables.items():
         headers, numeric, rows = display_table(frame)
         widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
@@ -160,8 +162,8 @@ def analyze():
 
 @analyze.command("hand-size")
 @PLAYERS
-@click.option("--targets", default="4..12", show_default=True,
-              help="target hand sizes of the tested seat (comma list or range, within 4..12)")
+@click.option("--targets", default="0..12", show_default=True,
+              help="target hand sizes of the tested seat (comma list or range, within 0..12)")
 @DECK
 @_common
 def hand_size(players, targets, deck, games, seed, field, rules, out, plots, as_json, quiet, threads):
@@ -169,7 +171,7 @@ def hand_size(players, targets, deck, games, seed, field, rules, out, plots, as_
     from analyses import hand_size as analysis
     from zsim.games.zahltag.deck import load_deck
 
-    players, ks = _players(players), _parse_int_list(targets, "--targets", 4, 12)
+    players, ks = _players(players), _parse_int_list(targets, "--targets", 0, 12)
     r, d = _rules(rules), load_deck(deck)
     out, plots = _check_out(out), _check_plots(plots)
     _check_games_seed(games, seed)
@@ -180,22 +182,26 @@ def hand_size(players, targets, deck, games, seed, field, rules, out, plots, as_
     emit(result, out, plots, as_json)
 
 
+PLAYER_LIST = click.option("--players", "-p", "players_list", default="4", show_default=True,
+                           help="player count, or a comma list to compare side by side (e.g. 2,4)")
+
+
 @analyze.command("payday-cost")
-@PLAYERS
+@PLAYER_LIST
 @DECK
 @_common
-def payday_cost(players, deck, games, seed, field, rules, out, plots, as_json, quiet, threads):
+def payday_cost(players_list, deck, games, seed, field, rules, out, plots, as_json, quiet, threads):
     """Sweep the payday rules one at a time and report game balance."""
     from analyses import payday_cost as analysis
     from zsim.games.zahltag.deck import load_deck
 
-    players = _players(players)
+    plist = _parse_int_list(players_list, "--players", 2, 4)
     r, d = _rules(rules), load_deck(deck)
     out, plots = _check_out(out), _check_plots(plots)
     _check_games_seed(games, seed)
-    total = sum(p.games for p in analysis.points(players, field, games, r, d))
+    total = sum(p.games for n in plist for p in analysis.points(n, field, games, r, d))
     result = _play("payday-cost", total, quiet, threads,
-                   lambda adv: analysis.run(players, field, games, seed, r, d, adv))
+                   lambda adv: analysis.run(plist, field, games, seed, r, d, adv))
     emit(result, out, plots, as_json)
 
 
@@ -221,18 +227,18 @@ def players_cmd(players_list, deck, games, seed, field, rules, out, plots, as_js
 
 
 @analyze.command("deck")
-@PLAYERS
+@PLAYER_LIST
 @click.option("--deck", "decks", multiple=True, metavar="FILE",
               help="a job deck CSV to compare with the default (repeatable)")
 @click.option("--perturb", type=int, default=3, show_default=True,
               help="random perturbations of the default deck to add (0..50)")
 @_common
-def deck_cmd(players, decks, perturb, games, seed, field, rules, out, plots, as_json, quiet, threads):
+def deck_cmd(players_list, decks, perturb, games, seed, field, rules, out, plots, as_json, quiet, threads):
     """The headline figures for the default deck, user decks and perturbed decks."""
     from analyses import deck as analysis
     from zsim.games.zahltag.deck import load_deck
 
-    players = _players(players)
+    plist = _parse_int_list(players_list, "--players", 2, 4)
     if not 0 <= perturb <= 50:
         raise ZsimError(f"--perturb must be 0..50, got {perturb}")
     r = _rules(rules)
@@ -242,12 +248,47 @@ def deck_cmd(players, decks, perturb, games, seed, field, rules, out, plots, as_
     from analyses.common import field_specs
     from zsim.runner import Matchup
 
-    seats = tuple(field_specs(field, players))
-    for d in extra:
-        Matchup(players, seats, r, d)   # refuses a deck the supply cannot serve, before any game
-    total = games * (1 + len(extra) + perturb)
+    for n in plist:
+        seats = tuple(field_specs(field, n))
+        for d in extra:
+            Matchup(n, seats, r, d)   # refuses a deck the supply cannot serve, before any game
+    total = games * (1 + len(extra) + perturb) * len(plist)
     result = _play("deck", total, quiet, threads,
-                   lambda adv: analysis.run(players, field, games, seed, r, extra, perturb, adv))
+                   lambda adv: analysis.run(plist, field, games, seed, r, extra, perturb, adv))
+    emit(result, out, plots, as_json)
+
+
+@analyze.command("tradeoff")
+@click.option("--players", "-p", "players_list", default="2,3,4", show_default=True,
+              help="player counts to sweep (comma list)")
+@click.option("--targets", default="0..12", show_default=True,
+              help="target hand sizes of the tested seat (comma list or range, within 0..12)")
+@click.option("--costs", default="0..3", show_default=True,
+              help="payday costs to sweep (rule payday_cost; comma list or range)")
+@click.option("--hand-sizes", "hand_sizes", default="3..11", show_default=True,
+              help="cards dealt in the field's rule grid (rule hand_size; comma list or range)")
+@DECK
+@_common
+def tradeoff_cmd(players_list, targets, costs, hand_sizes, deck, games, seed, field, rules, out, plots, as_json,
+                 quiet, threads):
+    """Hand size against payday cost: the best target hand at each payday cost,
+    and what the dealt hand size does to the field."""
+    from analyses import tradeoff as analysis
+    from zsim.games.zahltag.deck import load_deck
+    from zsim.games.zahltag.rules import SPEC_BY_KEY
+
+    plist = _parse_int_list(players_list, "--players", 2, 4)
+    ks = _parse_int_list(targets, "--targets", *analysis.target_limits())
+    cost, hand = SPEC_BY_KEY["payday_cost"], SPEC_BY_KEY["hand_size"]
+    cs = _parse_int_list(costs, "--costs", cost.low, cost.high)
+    hs = _parse_int_list(hand_sizes, "--hand-sizes", hand.low, hand.high)
+    analysis.check_rule_keys(item.partition("=")[0].strip() for item in rules)
+    r, d = _rules(rules), load_deck(deck)
+    out, plots = _check_out(out), _check_plots(plots)
+    _check_games_seed(games, seed)
+    total = analysis.total_games(plist, field, games, r, d, ks, cs, hs)
+    result = _play("tradeoff", total, quiet, threads,
+                   lambda adv: analysis.run(plist, field, games, seed, r, d, adv, ks, cs, hs))
     emit(result, out, plots, as_json)
 
 
@@ -284,6 +325,10 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
     started = time.time()
     results = _play("report", plan.total_games(), quiet, threads, lambda adv: report_run.run(plan, adv))
     meta = report_run.metadata(plan, time.time() - started)
-    html, md = write_report(results, meta, report_run.command(plan, out), target)
+    findings = report_run.key_findings(results)
+    html, md = write_report(results, meta, report_run.command(plan, out), target, findings=findings)
+    click.echo("Key findings")
+    for line in findings:
+        click.echo(f"- {line}")
     if not quiet:
         click.echo(f"wrote {html} and {md}")

@@ -163,6 +163,7 @@ class Summary:
             "win_share": win,
             "win_ci95": win_ci,
             "money_mean": money_mean,
+            "money_ci95": 1.96 * np.sqrt(money_var / n),
             "money_sd": np.sqrt(money_var),
             "mean_place": a[:, A_PLACE] / n,
             "jobs_won": a[:, A_JOBS_WON] / n,

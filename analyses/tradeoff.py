@@ -1,0 +1,570 @@
+"""Hand size against payday cost: the trade-off zsim was built to measure.
+
+Two grids, each swept against the rule ``payday_cost`` at every player count:
+
+* the strategy grid: one seat plays ``handsize:target=K`` against the field in
+  the other seats, taking every seat in turn with an equal share of the
+  games. From it comes the best target hand at each payday cost (the highest
+  win share of the tested seat) and the targets within noise of it;
+* the rule grid: every seat plays the field while the rules deal
+  ``hand_size`` = H cards to each player. It shows what the dealt hand does
+  to the game as a whole: income less payday per seat, eliminations, length.
+
+Every point plays the run's seed from game 0, so all points meet the same
+deals (common random numbers).
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+
+import polars as pl
+
+from analyses import common, hand_size, heatmap, stats
+from analyses.play import Collector, Point, play_points, split_games
+from analyses.result import AnalysisResult
+from analyses.stats import Ratio
+from zsim.errors import ZsimError
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.rules import SPEC_BY_KEY, Rules
+from zsim.runner import DEFAULT_CHUNK, Matchup
+from zsim.strategy_registry import parse_one, registry
+
+TESTED = "handsize"
+#: 0 never takes a card (the least a hand can aim for); 12 is the card cap
+TARGETS = tuple(range(0, 13))
+COSTS = (0, 1, 2, 3)
+HAND_SIZES = tuple(range(3, 12))
+#: rules the sweep sets itself, and the option that chooses their values
+SWEPT_RULES = {"payday_cost": "--costs", "hand_size": "--hand-sizes"}
+#: share of games with an elimination above which the text calls them common
+ELIMINATIONS_COMMON = 0.05
+
+STRATEGY_KEYS = ["players", "payday_cost", "target"]
+RULE_KEYS = ["players", "hand_size", "payday_cost"]
+
+#: the tested seat's figures, as the hand-size analysis reports them
+SEAT_METRICS = hand_size.SEAT_METRICS
+
+# The rule grid's income less payday per seat is the mean over games of
+# (all job income - all payday paid) / players. Its interval needs the sum of
+# the per-game products of the two columns, which a Ratio of them collects.
+_NET = ("all_job_income", "all_payday_paid")
+RULE_GAME_METRICS = list(common.GAME_METRICS)
+if not {_NET, _NET[::-1]} & set(stats.ratio_products(RULE_GAME_METRICS)):
+    RULE_GAME_METRICS.append(Ratio("payday_share_of_income", _NET[1], _NET[0]))
+
+#: the columns this analysis adds to the report's glossary
+DEFINITIONS = {
+    "payday_cost": "rule payday_cost: millions paid per hand card above the fewest at a payday",
+    "hand_size": "rule hand_size: worker cards dealt to each player at the start",
+    "best_target": "target hand size with the highest win share of the tested seat at this payday cost",
+    "within_noise": "targets whose 95% win-share interval overlaps the best one's (a generous range: "
+                    "the points share their deals, so true gaps are sharper than the intervals)",
+    "noise_low": "smallest target within noise of the best",
+    "noise_high": "largest target within noise of the best",
+    "best_at_edge": "whether the best target is the smallest or largest tried ('no': inside the range)",
+    "default_target": "the handsize strategy's default target hand",
+    "default_win_share": "win share of the tested seat at the default target",
+    "income_less_payday_per_seat": "job income less payday cost, millions per game, averaged over the seats",
+}
+for _k, _v in DEFINITIONS.items():      # the report's glossary lists every column it shows
+    common.DEFINITIONS.setdefault(_k, _v)
+
+
+# ---------------------------------------------------------------- defaults and checks
+
+def _target_param():
+    return next(p for p in registry()[TESTED].params if p.name == "target")
+
+
+def target_limits() -> tuple[int, int]:
+    """The smallest and largest target the tested strategy accepts."""
+    p = _target_param()
+    return int(p.low), int(p.high)
+
+
+def default_target() -> int:
+    return int(_target_param().default)
+
+
+def default_cost() -> int:
+    return Rules().payday_cost
+
+
+def default_hand_size() -> int:
+    return Rules().hand_size
+
+
+def check_rule_keys(keys) -> None:
+    """Refuse a ``--rule`` the sweep would quietly override."""
+    for key in keys:
+        if key in SWEPT_RULES:
+            raise ZsimError(f"--rule {key} is swept by tradeoff; choose its values with {SWEPT_RULES[key]}")
+
+
+def _check(name: str, values, low: int, high: int, what: str) -> None:
+    if not values:
+        raise ZsimError(f"{name} is empty")
+    for v in values:
+        if not low <= v <= high:
+            raise ZsimError(f"{name} {v} is outside {what} {low}..{high}")
+
+
+def _check_players(players_list) -> None:
+    _check("--players", players_list, K.MIN_PLAYERS, K.MAX_PLAYERS, "the player counts")
+
+
+def _check_costs(costs) -> None:
+    spec = SPEC_BY_KEY["payday_cost"]
+    _check("--costs", costs, spec.low, spec.high, "payday_cost's range")
+
+
+def _matchup(players: int, seats, rules: Rules, deck, what: str, **change) -> Matchup:
+    try:
+        return Matchup(players, tuple(seats), dataclasses.replace(rules, **change), deck)
+    except ZsimError as e:
+        raise ZsimError(f"{what} at {players} players: {e}") from None
+
+
+# ---------------------------------------------------------------- points
+
+def strategy_points(players_list, field: str | None, games: int, rules: Rules, deck,
+                    targets=TARGETS, costs=COSTS) -> list[Point]:
+    """One seat on ``handsize:target=K`` against the field, every seat in turn."""
+    _check_players(players_list)
+    _check("--targets", targets, *target_limits(), f"{TESTED}'s target range")
+    _check_costs(costs)
+    out = []
+    for p in players_list:
+        others = common.field_specs(field, p - 1)
+        per_seat = split_games(games, p)
+        for c in costs:
+            for k in targets:
+                tested = parse_one(f"{TESTED}:target={k}")
+                for seat in range(p):
+                    seats = others[:seat] + [tested] + others[seat:]
+                    m = _matchup(p, seats, rules, deck, f"--costs {c}", payday_cost=c)
+                    out.append(Point({"players": p, "payday_cost": c, "target": k}, m, per_seat,
+                                     tested_seat=seat))
+    return out
+
+
+def rule_points(players_list, field: str | None, games: int, rules: Rules, deck,
+                hand_sizes=HAND_SIZES, costs=COSTS) -> list[Point]:
+    """The field in every seat, dealt ``hand_size`` = H cards, at payday cost C."""
+    _check_players(players_list)
+    _check_costs(costs)
+    if not hand_sizes:
+        raise ZsimError("--hand-sizes is empty")
+    out = []
+    for p in players_list:
+        seats = common.field_specs(field, p)
+        for h in hand_sizes:
+            for c in costs:
+                m = _matchup(p, seats, rules, deck, f"--hand-sizes {h}", hand_size=h, payday_cost=c)
+                out.append(Point({"players": p, "hand_size": h, "payday_cost": c}, m, games))
+    return out
+
+
+def points(players_list, field: str | None, games: int, rules: Rules, deck, targets=TARGETS,
+           costs=COSTS, hand_sizes=HAND_SIZES) -> tuple[list[Point], list[Point]]:
+    """Both grids' points: (strategy grid, rule grid)."""
+    return (strategy_points(players_list, field, games, rules, deck, targets, costs),
+            rule_points(players_list, field, games, rules, deck, hand_sizes, costs))
+
+
+def total_games(players_list, field: str | None, games: int, rules: Rules, deck, targets=TARGETS,
+                costs=COSTS, hand_sizes=HAND_SIZES) -> int:
+    """The games :func:`run` plays with these arguments (for a progress bar)."""
+    a, b = points(players_list, field, games, rules, deck, targets, costs, hand_sizes)
+    return sum(pt.games for pt in a + b)
+
+
+# ---------------------------------------------------------------- playing
+
+@dataclass
+class Sums:
+    seat: pl.DataFrame               # strategy grid: by STRATEGY_KEYS and "tested"
+    game: dict[int, pl.DataFrame]    # rule grid: players -> game sums by RULE_KEYS
+
+
+def play(strategy_pts: list[Point], rule_pts: list[Point], seed: int, advance=None,
+         chunk: int = DEFAULT_CHUNK) -> Sums:
+    """Play both grids into exact integer sums (the same whatever ``chunk``
+    or thread count)."""
+    col = Collector(STRATEGY_KEYS, ["tested"], SEAT_METRICS)
+    play_points(strategy_pts, seed, [col], advance, chunk)
+    game = {}
+    # game-level sums need one player count per collector
+    for p in dict.fromkeys(pt.matchup.players for pt in rule_pts):
+        c = Collector(RULE_KEYS, [], [], RULE_GAME_METRICS)
+        play_points([pt for pt in rule_pts if pt.matchup.players == p], seed, [c], advance, chunk)
+        game[p] = c.out.game
+    return Sums(col.out.seat, game)
+
+
+# ---------------------------------------------------------------- tables (pure)
+
+def grid_table(seat_sums: pl.DataFrame) -> pl.DataFrame:
+    """The tested seat's figures per (players, payday cost, target)."""
+    tested = seat_sums.filter(pl.col("tested")).drop("tested").sort(STRATEGY_KEYS)
+    return stats.estimates(tested, STRATEGY_KEYS, SEAT_METRICS)
+
+
+def span_text(values) -> str:
+    """Whole numbers as runs: [2, 3, 4, 7] -> '2..4, 7'."""
+    vs = sorted(set(values))
+    runs, start = [], None
+    for i, v in enumerate(vs):
+        if start is None:
+            start = v
+        if i + 1 == len(vs) or vs[i + 1] != v + 1:
+            runs.append(str(v) if v == start else f"{start}..{v}")
+            start = None
+    return ", ".join(runs)
+
+
+def best_table(grid: pl.DataFrame, default: int | None = None) -> pl.DataFrame:
+    """Per (players, payday cost): the target with the highest win share (the
+    smaller on a tie), its interval, the targets within noise of it (95%
+    intervals overlapping), whether it sits at an edge of the targets tried,
+    and the win share of the ``default`` target (the strategy's default)."""
+    default = default_target() if default is None else default
+    rows = []
+    g = grid.sort("players", "payday_cost", "target")
+    for (p, c), part in g.group_by(["players", "payday_cost"], maintain_order=True):
+        ks = part["target"].to_list()
+        w = [-math.inf if v is None else v for v in part["win_share"].to_list()]
+        ci = [0.0 if v is None else v for v in part["win_share_ci95"].to_list()]
+        i = max(range(len(ks)), key=lambda j: (w[j], -ks[j]))
+        near = [k for k, wk, ck in zip(ks, w, ci) if wk + ck >= w[i] - ci[i]]
+        if len(ks) == 1:
+            edge = "only one tried"
+        else:
+            edge = "smallest" if ks[i] == min(ks) else "largest" if ks[i] == max(ks) else "no"
+        d = ks.index(default) if default in ks else None
+        rows.append({"players": p, "payday_cost": c, "best_target": ks[i],
+                     "win_share": w[i], "win_share_ci95": ci[i],
+                     "within_noise": span_text(near), "noise_low": min(near), "noise_high": max(near),
+                     "best_at_edge": edge, "default_target": default,
+                     "default_win_share": None if d is None else w[d],
+                     "default_win_share_ci95": None if d is None else ci[d]})
+    return pl.DataFrame(rows, schema_overrides={"default_win_share": pl.Float64,
+                                                "default_win_share_ci95": pl.Float64})
+
+
+def _per_seat_net(game_sums: pl.DataFrame, players: int) -> pl.DataFrame:
+    """Mean and 95% half-width of (all job income - all payday paid) / players
+    per game, from the sums of the two columns, their squares and their product."""
+    a, b = _NET
+    cross = f"{a}*{b}" if f"{a}*{b}" in game_sums.columns else f"{b}*{a}"
+    means, cis = [], []
+    for row in game_sums.iter_rows(named=True):
+        n = float(row["n"])
+        s = float(row[f"{a}:s"]) - float(row[f"{b}:s"])
+        q = float(row[f"{a}:q"]) + float(row[f"{b}:q"]) - 2.0 * float(row[cross])
+        mean = s / n / players if n > 0 else None
+        ci = (stats.Z95 * math.sqrt(max(q - s * s / n, 0.0) / (n - 1) / n) / players) if n > 1 else None
+        means.append(mean)
+        cis.append(ci)
+    return game_sums.select(RULE_KEYS).with_columns(
+        pl.Series("income_less_payday_per_seat", means, dtype=pl.Float64),
+        pl.Series("income_less_payday_per_seat_ci95", cis, dtype=pl.Float64))
+
+
+RULE_FIRST = ["income_less_payday_per_seat", "income_less_payday_per_seat_ci95", "elimination_rate",
+              "elimination_rate_lo", "elimination_rate_hi", "game_turns", "game_turns_ci95",
+              "payday_share_of_income", "payday_share_of_income_ci95", "winner_margin", "winner_margin_ci95",
+              "seat_chi2", "seat_p", "seat_spread_pp"]
+
+
+def rule_table(game_sums: pl.DataFrame, players: int) -> pl.DataFrame:
+    """The field's game-level figures per (players, hand size, payday cost)
+    at one player count."""
+    g = game_sums.sort(RULE_KEYS)
+    t = common.balance_table(g, RULE_KEYS, players).join(_per_seat_net(g, players), on=RULE_KEYS,
+                                                          how="left", maintain_order="left")
+    first = [c for c in RULE_FIRST if c in t.columns]
+    return t.select(*RULE_KEYS, "games", *first, pl.exclude(*RULE_KEYS, "games", *first)).sort(RULE_KEYS)
+
+
+# ---------------------------------------------------------------- words (pure)
+
+def pm(value: float | None, ci: float | None) -> str:
+    """'value ± ci' with the half-width to 2 significant digits, as the tables print it."""
+    if value is None:
+        return "n/a"
+    if ci is None or not math.isfinite(ci) or ci <= 0:
+        return f"{value:.3f}"
+    d = max(0, 1 - math.floor(math.log10(ci)))
+    return f"{value:.{d}f} ± {ci:.{d}f}"
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def trend(costs: list[int], best: list[int]) -> str:
+    """How the best target moves with payday cost, in words."""
+    if len(set(best)) == 1:
+        return f"stays at {best[0]} at every payday cost tried" if len(best) > 1 else \
+            f"is {best[0]} at payday cost {costs[0]}"
+    steps = [b - a for a, b in pairwise(best)]
+    if all(s <= 0 for s in steps) or all(s >= 0 for s in steps):
+        verb = "falls" if best[-1] < best[0] else "rises"
+        return f"{verb} from {best[0]} at payday cost {costs[0]} to {best[-1]} at cost {costs[-1]}"
+    return ("moves between " + f"{min(best)} and {max(best)} ("
+            + ", ".join(f"{b} at cost {c}" for c, b in zip(costs, best)) + ")")
+
+
+def _edge_sentence(p: int, part: pl.DataFrame, limits: tuple[int, int]) -> list[str]:
+    out = []
+    for edge, more, beyond in (("smallest", "smaller", "below"), ("largest", "larger", "above")):
+        at = part.filter(pl.col("best_at_edge") == edge)
+        if at.is_empty():
+            continue
+        costs = _join([str(c) for c in at["payday_cost"].to_list()])
+        k = at["best_target"][0]
+        limit = limits[0] if edge == "smallest" else limits[1]
+        if k == limit == 0:
+            tail = ("target 0 never takes a card, and no hand can aim lower: at this cost the best "
+                    "play is to take no cards at all and live on the hand dealt")
+        elif k == limit:
+            tail = f"a {more} hand might do better, but {TESTED} takes no target {beyond} {k}"
+        else:
+            tail = f"a {more} hand might do better"
+        out.append(f"At {p} players and payday cost {costs} the best target, {k}, sits at the edge of the "
+                   f"range tried (the {edge} target): {tail}.")
+    return out
+
+
+def _rule_sentence(p: int, part: pl.DataFrame, cost0: int) -> str:
+    costs = sorted(set(part["payday_cost"].to_list()))
+    c = cost0 if cost0 in costs else costs[0]
+    at = part.filter(pl.col("payday_cost") == c).sort("hand_size")
+    v = at["income_less_payday_per_seat"].to_list()
+    hs = at["hand_size"].to_list()
+    ci = at["income_less_payday_per_seat_ci95"].to_list()
+    hi = max(range(len(v)), key=lambda i: v[i])
+    lo = min(range(len(v)), key=lambda i: v[i])
+    which = "the default" if c == cost0 else "the lowest tried"
+    text = (f"At {p} players with the field in every seat and payday cost {c} ({which}), dealing "
+            f"{hs[hi]} cards gives the most income less payday per seat ({pm(v[hi], ci[hi])} millions per game)"
+            + (f" and dealing {hs[lo]} the least ({pm(v[lo], ci[lo])})" if lo != hi else ""))
+    worst = part.sort("elimination_rate", descending=True).row(0, named=True)
+    most = (f"dealing {worst['hand_size']} at payday cost {worst['payday_cost']}: "
+            f"{pct(worst['elimination_rate'])}, 95% interval [{pct(worst['elimination_rate_lo'])}, "
+            f"{pct(worst['elimination_rate_hi'])}]")
+    often = part.filter(pl.col("elimination_rate") >= ELIMINATIONS_COMMON).sort("payday_cost", "hand_size")
+    if often.is_empty():
+        text += f"; eliminations stay below {pct(ELIMINATIONS_COMMON)} of games everywhere (the most {most})."
+    else:
+        where = [f"{c} (dealing {span_text(g['hand_size'].to_list())})"
+                 for (c,), g in often.group_by(["payday_cost"], maintain_order=True)]
+        text += (f"; games with an elimination reach {pct(ELIMINATIONS_COMMON)} at payday cost {_join(where)}, "
+                 f"the most {most}.")
+    return text
+
+
+def findings(best: pl.DataFrame, rule: pl.DataFrame | None = None, default: int | None = None,
+             cost0: int | None = None, limits: tuple[int, int] | None = None) -> list[str]:
+    """The key sentences, written from the best-target table and the rule
+    table (either may come from hand-made frames)."""
+    default = default_target() if default is None else default
+    cost0 = default_cost() if cost0 is None else cost0
+    limits = target_limits() if limits is None else limits
+    out = []
+    for (p,), part in best.sort("players", "payday_cost").group_by(["players"], maintain_order=True):
+        parts = [f"{r['best_target']} at payday cost {r['payday_cost']} (win share "
+                 f"{pm(r['win_share'], r['win_share_ci95'])}; within noise: {r['within_noise']})"
+                 for r in part.iter_rows(named=True)]
+        moves = trend(part["payday_cost"].to_list(), part["best_target"].to_list())
+        text = f"At {p} players the best target hand {moves}: {'; '.join(parts)}"
+        d = part.filter(pl.col("payday_cost") == cost0)
+        if not d.is_empty() and d["default_win_share"][0] is not None:
+            text += (f". The default, target {default} at payday cost {cost0}, wins "
+                     f"{pm(d['default_win_share'][0], d['default_win_share_ci95'][0])}")
+        out.append(text + ".")
+        out += _edge_sentence(p, part, limits)
+    if rule is not None:
+        for (p,), part in rule.sort("players").group_by(["players"], maintain_order=True):
+            out.append(_rule_sentence(p, part, cost0))
+    return out
+
+
+# ---------------------------------------------------------------- figures
+
+COST_LABEL = "payday cost (millions per card)"
+
+
+def _cells(t: pl.DataFrame, row_key: str, col_key: str, value: str, ci: str | None, scale: float = 1.0,
+           max_places: int | None = 1):
+    rows = sorted(set(t[row_key].to_list()))
+    cols = sorted(set(t[col_key].to_list()))
+    at = {(r[row_key], r[col_key]): r for r in t.iter_rows(named=True)}
+    values = [[None if (r, c) not in at or at[(r, c)][value] is None else at[(r, c)][value] * scale
+               for c in cols] for r in rows]
+    text = [[heatmap.cell_text(at[(r, c)][value], at[(r, c)][ci] if ci else None, scale,
+                               max_places=max_places) if (r, c) in at else heatmap.MISSING
+             for c in cols] for r in rows]
+    return rows, cols, values, text
+
+
+def strategy_figure(grid: pl.DataFrame, best: pl.DataFrame, p: int, default: int, cost0: int):
+    g = grid.filter(pl.col("players") == p)
+    b = best.filter(pl.col("players") == p)
+    fig, axes = common.figure(nrows=2, width=6.0, height=2.9)
+    rows, cols, w, wt = _cells(g, "payday_cost", "target", "win_share", "win_share_ci95", 100.0)
+    stars = [(rows.index(r["payday_cost"]), cols.index(r["best_target"])) for r in b.iter_rows(named=True)]
+    boxes = [(rows.index(cost0), cols.index(default))] if cost0 in rows and default in cols else []
+    par = 100.0 / p
+    heatmap.draw(axes[0][0], w, rows, cols, text=wt, stars=stars, boxes=boxes, center=par, cmap="PuOr",
+                 cbar_label=f"win share (%; mid colour: par {par:.0f}%)", ylabel=COST_LABEL,
+                 title=f"Win share of the tested seat, % ({p} players)")
+    _, _, v, vt = _cells(g, "payday_cost", "target", "income_less_payday", "income_less_payday_ci95")
+    heatmap.draw(axes[1][0], v, rows, cols, text=vt, stars=stars, boxes=boxes,
+                 cbar_label="millions per game", ylabel=COST_LABEL,
+                 xlabel=f"target hand size of the tested seat ({TESTED}:target, cards)",
+                 title=f"Income less payday cost of the tested seat ({p} players)")
+    heatmap.marks_legend(fig, "best target by win share at this payday cost",
+                         f"default: target {default}, payday cost {cost0}" if boxes else None)
+    return fig
+
+
+def best_figure(best: pl.DataFrame, targets) -> object:
+    fig, ax = common.figure(width=6.0, height=4.0)
+    ax = ax[0][0]
+    players = sorted(set(best["players"].to_list()))
+    for i, p in enumerate(players):
+        part = best.filter(pl.col("players") == p).sort("payday_cost")
+        dodge = (i - (len(players) - 1) / 2) * 0.07
+        x = [c + dodge for c in part["payday_cost"].to_list()]
+        y = part["best_target"].to_list()
+        below = [k - lo for k, lo in zip(y, part["noise_low"].to_list())]
+        above = [hi - k for k, hi in zip(y, part["noise_high"].to_list())]
+        ax.errorbar(x, y, yerr=[below, above], capsize=4, label=f"{p} players", markersize=7,
+                    **common.series_style(p))
+    lo, hi = min(targets), max(targets)
+    ax.axhline(lo, color="grey", linestyle=":", linewidth=1)
+    ax.axhline(hi, color="grey", linestyle=":", linewidth=1, label="edges of the range tried")
+    costs = sorted(set(best["payday_cost"].to_list()))
+    ax.set_xticks(costs)
+    ax.set_yticks(sorted(set(targets)))
+    ax.set_ylim(lo - 0.6, hi + 0.6)
+    ax.set_xlabel(COST_LABEL)
+    ax.set_ylabel("best target hand of the tested seat (cards)")
+    ax.set_title(f"Best target hand against payday cost ({', '.join(map(str, players))} players)")
+    ax.legend(fontsize=9)
+    return fig
+
+
+def rule_figure(rule: pl.DataFrame, p: int, hand0: int, cost0: int):
+    t = rule.filter(pl.col("players") == p)
+    fig, axes = common.figure(nrows=2, width=6.0, height=2.9)
+    rows, cols, v, vt = _cells(t, "payday_cost", "hand_size", "income_less_payday_per_seat",
+                               "income_less_payday_per_seat_ci95")
+    stars = []
+    for i, row in enumerate(v):
+        finite = [(x, j) for j, x in enumerate(row) if x is not None]
+        if finite:
+            stars.append((i, max(finite)[1]))
+    boxes = [(rows.index(cost0), cols.index(hand0))] if cost0 in rows and hand0 in cols else []
+    heatmap.draw(axes[0][0], v, rows, cols, text=vt, stars=stars, boxes=boxes,
+                 cbar_label="millions per game and seat", ylabel=COST_LABEL,
+                 title=f"Income less payday cost per seat, the field ({p} players)")
+    _, _, e, _ = _cells(t, "payday_cost", "hand_size", "elimination_rate", None, 100.0)
+    et = [[heatmap.cell_text(x, None, places=1) for x in row] for row in e]
+    heatmap.draw(axes[1][0], e, rows, cols, text=et, boxes=boxes, vmin=0.0,
+                 cbar_label="% of games", ylabel=COST_LABEL, xlabel="cards dealt to each player (rule hand_size)",
+                 title=f"Games with an elimination, % ({p} players)")
+    heatmap.marks_legend(fig, "most income per seat at this payday cost",
+                         f"printed rules: deal {hand0}, payday cost {cost0}" if boxes else None)
+    return fig
+
+
+def _alt_strategy(best: pl.DataFrame, p: int, default: int, cost0: int) -> str:
+    b = best.filter(pl.col("players") == p).sort("payday_cost")
+    text = (f"At {p} players the tested seat's best target hand "
+            f"{trend(b['payday_cost'].to_list(), b['best_target'].to_list())} (win share "
+            + ", ".join(f"{w:.3f} at cost {c}" for c, w in zip(b["payday_cost"], b["win_share"])) + ")")
+    d = b.filter(pl.col("payday_cost") == cost0)
+    if not d.is_empty() and d["default_win_share"][0] is not None:
+        text += f"; the default, target {default} at cost {cost0}, wins {d['default_win_share'][0]:.3f}"
+    return text + "."
+
+
+def _alt_best(best: pl.DataFrame) -> str:
+    parts = []
+    for (p,), part in best.sort("players", "payday_cost").group_by(["players"], maintain_order=True):
+        parts.append(f"at {p} players it {trend(part['payday_cost'].to_list(), part['best_target'].to_list())}")
+    return "The best target hand against payday cost: " + "; ".join(parts) + "."
+
+
+def _alt_rule(rule: pl.DataFrame, p: int, cost0: int) -> str:
+    return _rule_sentence(p, rule.filter(pl.col("players") == p), cost0)
+
+
+# ---------------------------------------------------------------- the analysis
+
+def run(players_list, field: str | None, games: int, seed: int, rules: Rules, deck, advance=None,
+        targets=TARGETS, costs=COSTS, hand_sizes=HAND_SIZES, chunk: int = DEFAULT_CHUNK) -> AnalysisResult:
+    players_list = list(dict.fromkeys(players_list))
+    targets, costs, hand_sizes = sorted(set(targets)), sorted(set(costs)), sorted(set(hand_sizes))
+    spts, rpts = points(players_list, field, games, rules, deck, targets, costs, hand_sizes)
+    sums = play(spts, rpts, seed, advance, chunk)
+    grid = grid_table(sums.seat)
+    best = best_table(grid)
+    rule = pl.concat([rule_table(sums.game[p], p) for p in players_list], how="diagonal_relaxed")
+    default, cost0, hand0 = default_target(), default_cost(), default_hand_size()
+
+    per_point = {p: split_games(games, p) * p for p in players_list}
+    uneven = [f"{n:,} at {p} players" for p, n in per_point.items() if n != games]
+    fields = {", ".join(sorted(set(common.field_specs(field, p)))) for p in players_list}
+    summary = (
+        f"Strategy grid: one seat plays {TESTED} with target hand {span_text(targets)} against "
+        f"{' / '.join(sorted(fields))} in the other seats, taking every seat in turn with an equal share "
+        f"of the games, at payday cost {span_text(costs)}, dealt {rules.hand_size} cards, at "
+        f"{_join([str(p) for p in players_list])} players: {games:,} games per point"
+        + (f" ({', '.join(uneven)}, to split evenly over the seats)" if uneven else "")
+        + f". Rule grid: every seat plays the field, dealt {span_text(hand_sizes)} cards at payday cost "
+        f"{span_text(costs)}, {games:,} games per point. Seed {seed}. Every point plays the seed from game 0, "
+        "so all points share their deals (common random numbers): neighbouring points differ more surely "
+        "than their separate 95% intervals suggest, and 'within noise' (the targets whose interval overlaps "
+        f"the best one's) is a generous range. The default is target {default} at payday cost {cost0}, "
+        f"dealt {hand0}. Money in millions per game; intervals 95% (Wilson for the elimination rate).")
+
+    figs, alts = {}, {}
+    for p in players_list:
+        cap = (f"Win share and income less payday cost of one seat on {TESTED}:target against the field, "
+               f"{p} players (cells: value and 95% half-width; star: best target per payday cost; "
+               f"outlined: the default)")
+        figs[cap] = strategy_figure(grid, best, p, default, cost0)
+        alts[cap] = _alt_strategy(best, p, default, cost0)
+    cap = ("Best target hand against payday cost per player count (bars: the targets within noise of the "
+           "best, whose 95% intervals overlap it)")
+    figs[cap] = best_figure(best, targets)
+    alts[cap] = _alt_best(best)
+    for p in players_list:
+        cap = (f"The field dealt different hands: income less payday cost per seat and eliminations, {p} players "
+               f"(cells: value and 95% half-width, Wilson intervals in the table; outlined: the printed rules)")
+        figs[cap] = rule_figure(rule, p, hand0, cost0)
+        alts[cap] = _alt_rule(rule, p, cost0)
+
+    t_best = "Best target hand per payday cost"
+    t_grid = "Tested seat per target hand and payday cost"
+    t_rule = "The field per dealt hand size and payday cost"
+    return AnalysisResult(
+        "tradeoff", f"Hand size against payday cost: the trade-off ({', '.join(map(str, players_list))} players)",
+        summary, {t_best: best, t_grid: grid, t_rule: rule}, figs,
+        {"players": players_list, "field": sorted(fields), "games_per_point": games, "seed": seed,
+         "targets": targets, "payday_costs": costs, "hand_sizes": hand_sizes, "default_target": default,
+         "default_payday_cost": cost0, "default_hand_size": hand0},
+        alts=alts, details=(t_grid, t_rule), findings=findings(best, rule, default, cost0),
+        wide=tuple(c for c in figs if not c.startswith("Best target hand")))

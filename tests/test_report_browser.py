@@ -1,0 +1,167 @@
+"""The report page in a real browser: headless Chromium lays it out at a
+laptop's 1280 px and a phone's 390 px, and nothing may make the page scroll
+sideways (tables scroll in their own boxes), every figure must load and be
+shown large enough to read, and every table must sit in its scroll box.
+
+How the page is measured: tests/browser.py. Without Chromium at
+/usr/bin/chromium these tests fail (they never skip): .ci/run installs it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import polars as pl
+import pytest
+
+import browser
+from analyses.report import write_report
+from analyses.result import AnalysisResult
+
+EXAMPLE = Path(__file__).parents[1] / "reports" / "example" / "index.html"
+#: at 1280 px a figure is shown at no less than this share of its natural
+#: width: 10 pt tick labels in a 110 dpi PNG are 15 px there, so >= 9 CSS px
+MIN_SCALE = 0.6
+
+pytestmark = pytest.mark.usefixtures("no_open_figures")
+
+
+def _fig(width_in: float, height_in: float, panels: int = 1):
+    fig, axes = plt.subplots(1, panels, figsize=(width_in, height_in), squeeze=False)
+    for ax in axes[0]:
+        ax.errorbar([2, 3, 4], [0.5, 0.33, 0.25], yerr=[0.02, 0.02, 0.02], marker="o")
+        ax.set_xlabel("players")
+    return fig
+
+
+def _synthetic() -> list[AnalysisResult]:
+    """A page made to overflow: a 30-column table, a folded wide grid, long
+    unbroken text, and figures of every width, a wide one included."""
+    wide = pl.DataFrame({"rule_value": ["payday_cost=1", "payday_cost=2"]}
+                        | {f"metric_number_{i:02d}": [0.123456 * i, 1234.5678 * i] for i in range(1, 30)}
+                        | {f"metric_number_{i:02d}_ci95": [0.0012, 1.5] for i in range(1, 30)})
+    rates = pl.DataFrame({"players": [2, 3, 4], "elimination_rate": [0.0, 0.00001, 0.25],
+                          "elimination_rate_lo": [0.0, 0.0000018, 0.2467],
+                          "elimination_rate_hi": [0.00019, 0.000057, 0.2533]})
+    grid = pl.DataFrame({"row": ["x" * 10]} | {f"column_{i}": [i * 1.5] for i in range(40)})
+    r1 = AnalysisResult(
+        name="wide", title="A very wide table and " + "unbroken" * 20,
+        summary="Words " * 80 + "and one " + "verylongunbrokenword" * 10 + ".",
+        tables={"Thirty columns": wide, "Rates": rates, "Forty columns, folded": grid},
+        figures={"One panel": _fig(6, 4), "Another panel": _fig(6, 4), "Five panels": _fig(16, 3.5, 5),
+                 "A heatmap": _fig(9, 4)},
+        meta={"field": ["simple"] * 30, "token": "z" * 300},
+        details=("Forty columns, folded",), wide=("A heatmap",),
+        findings=["A finding with a " + "long" * 40 + " word.", "Another finding."],
+    )
+    r2 = AnalysisResult(name="small", title="A small one", summary="Short.",
+                        tables={"Rates": rates}, figures={"Small": _fig(3, 2)})
+    return [r1, r2]
+
+
+@pytest.fixture(scope="module")
+def synthetic_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("browser") / "report"
+    command = "zsim report " + " ".join(f"--rule option_{i}=value_{i}" for i in range(40)) + " --out " + "d" * 200
+    meta = {"zsim version": "0.test", "machine": "a" * 400, "rules": {f"k{i}": i for i in range(50)}}
+    html, _ = write_report(_synthetic(), meta, command, out, findings=["The page fits. " * 30, "x" * 500])
+    plt.close("all")
+    return html
+
+
+@pytest.fixture(scope="module")
+def synthetic(synthetic_page):
+    return browser.measure_page(synthetic_page)
+
+
+def _report(problems: list[str], limit: int = 15) -> str:
+    more = f"\n... and {len(problems) - limit} more" if len(problems) > limit else ""
+    return "\n".join(problems[:limit]) + more
+
+
+def _check(measured: dict[int, dict]) -> None:
+    for width in (browser.LAPTOP, browser.PHONE):
+        m = measured[width]
+        assert m["innerWidth"] == width
+        found = browser.problems(m, MIN_SCALE if width == browser.LAPTOP else None)
+        assert not found, f"at {width} px:\n{_report(found)}"
+        assert m["images"] and m["tables"]
+
+
+def test_synthetic_report_fits_laptop_and_phone(synthetic):
+    _check(synthetic)
+
+
+def test_synthetic_report_really_has_to_scroll_its_tables(synthetic):
+    """The check above means something only if the wide tables are wider
+    than the page and scroll inside their boxes, and every image is seen."""
+    for width in (browser.LAPTOP, browser.PHONE):
+        m = synthetic[width]
+        boxes = {b["label"]: b for b in m["boxes"]}
+        for label in ("Thirty columns", "Forty columns, folded"):
+            assert boxes[label]["scrollWidth"] > width > boxes[label]["clientWidth"], (width, boxes[label])
+        # a narrow table fits, however long the unbroken words of its caption
+        rates = [b for label, b in boxes.items() if label.startswith("Rates")]
+        assert len(rates) == 2
+        assert all(b["scrollWidth"] <= b["clientWidth"] for b in rates), rates
+        assert len(m["images"]) == 5 and all(img["linked"] for img in m["images"])
+        assert len(m["tables"]) == 5          # run metadata + 3 + 1
+        # the figures are laid out, not squeezed to nothing
+        assert all(img["shownWidth"] > 0.8 * m["clientWidth"] or img["shownWidth"] >= img["naturalWidth"] - 1
+                   for img in m["images"] if img["naturalWidth"] > 1000)
+
+
+def test_a_phone_stacks_the_figures_and_a_laptop_does_not(synthetic):
+    laptop, phone = synthetic[browser.LAPTOP], synthetic[browser.PHONE]
+    one_panel = {img["src"]: img for img in laptop["images"]}["figures/wide-1.png"]
+    assert one_panel["shownWidth"] == pytest.approx(one_panel["naturalWidth"], abs=1)   # natural size
+    for img in phone["images"]:
+        assert img["shownWidth"] <= phone["clientWidth"]
+
+
+def test_the_checker_sees_an_overflowing_page(synthetic_page):
+    """Negative controls: the same page with the scroll boxes switched off,
+    and with a 3000 px element, a broken image and a table left bare."""
+    no_boxes = browser.measure_page(
+        synthetic_page, extra_head="<style>.table-scroll { overflow-x: visible !important; }</style>")
+    for width in (browser.LAPTOP, browser.PHONE):
+        found = browser.problems(no_boxes[width])
+        assert any(p.startswith("the document is ") for p in found), found
+        assert any("does not scroll (overflow-x: visible)" in p for p in found), found
+
+    broken = browser.measure_page(synthetic_page, extra_body=(
+        '<div id="too-wide" style="width: 3000px; height: 4px"></div>'
+        '<img src="figures/no-such.png" alt="missing" width="10" height="10">'
+        "<table><caption>bare</caption><tr><td>1</td></tr></table>"))
+    for width in (browser.LAPTOP, browser.PHONE):
+        found = browser.problems(broken[width])
+        assert any(p.startswith("div#too-wide spans ") and "(3000 px wide)" in p for p in found), found
+        assert "image figures/no-such.png did not load" in found
+        assert "table 'bare' is not in a .table-scroll box" in found
+
+
+def test_the_checker_sees_a_figure_shown_too_small(synthetic_page):
+    small = browser.measure_page(synthetic_page, widths=(browser.LAPTOP,),
+                                 extra_head="<style>figure img { max-width: 200px !important; }</style>")
+    found = browser.problems(small[browser.LAPTOP], MIN_SCALE)
+    assert any(p.startswith("image figures/wide-3.png is shown 200 px wide") for p in found), found
+
+
+def test_committed_example_report_fits_laptop_and_phone():
+    _check(browser.measure_page(EXAMPLE))
+
+
+def test_missing_chromium_fails_with_one_clear_line(monkeypatch, tmp_path):
+    assert browser.MISSING_MESSAGE.format(path=browser.CHROMIUM) == (
+        "headless Chromium not found at /usr/bin/chromium: install Debian's chromium (.ci/run does)")
+    monkeypatch.setattr(browser, "CHROMIUM", tmp_path / "no-chromium")
+    page = tmp_path / "index.html"
+    page.write_text("<html><head></head><body></body></html>")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        browser.measure_page(page)
+    assert str(failed.value) == f"headless Chromium not found at {tmp_path / 'no-chromium'}: " \
+                                "install Debian's chromium (.ci/run does)"

@@ -1,0 +1,75 @@
+"""The report's key findings: written from the numbers of each analysis, in
+the order a designer asks the questions."""
+from __future__ import annotations
+
+import polars as pl
+
+from analyses import common, payday_cost, players, report_run
+from analyses.result import AnalysisResult
+
+
+def test_key_findings_answer_the_questions_in_order_from_the_tables():
+    best = pl.DataFrame({"players": [2, 2], "payday_cost": [0, 1], "best_target": [8, 0],
+                         "win_share": [0.52, 0.56], "win_share_ci95": [0.003, 0.003],
+                         "default_win_share": [0.52, 0.523], "default_win_share_ci95": [0.003, 0.003],
+                         "best_at_edge": ["no", "smallest"]})
+    trade = AnalysisResult("tradeoff", "t", "", {"Best target hand per payday cost": best})
+    bal = pl.DataFrame({"players": [2], "seat_p": [0.5], "seat_spread_pp": [0.0], "seat_spread_pp_lo": [0.0],
+                        "seat_spread_pp_hi": [0.4]})
+    seats = pl.DataFrame({"players": [2, 2], "seat": [0, 1], "win_share": [0.5, 0.5], "win_share_ci95": [0.003] * 2})
+    know = pl.DataFrame({"players": [2], "edge": [0.22], "edge_ci95": [0.004]})
+    pl_r = AnalysisResult("players", "p", "", {"Balance per player count": bal, "Win share per seat": seats,
+                                              "What counting is worth: x": know})
+    pc = AnalysisResult("payday-cost", "c", "", {"Balance": pl.DataFrame(
+        {"players": [2, 2], "rule": ["payday_cost", "payday_cost"], "value": [1, 3], "default": [True, False],
+         "elimination_rate": [0.0, 0.07], "elimination_rate_lo": [0.0, 0.06], "elimination_rate_hi": [0.0004, 0.08]})})
+    tour = AnalysisResult("tournament-2p", "x", "", {"Per strategy": pl.DataFrame(
+        {"strategy": ["undercut", "simple"], "win_share": [0.7, 0.3], "win_share_ci95": [0.01, 0.01]})})
+    lines = report_run.key_findings([tour, pc, pl_r, trade, report_run.glossary()])
+    assert len(lines) == 5
+    assert lines[0].startswith("Hand size × payday cost, 2 players: the best target hand is 8 / 0 cards at "
+                               "payday cost 0 / 1; at the printed cost 1, target 0 wins 0.560 ± 0.003 against "
+                               "0.523 ± 0.003 for the default 8")
+    assert "never taking a card" in lines[0]
+    assert lines[1] == "Seat order (seat 0 starts): 2 players: no gap found (p = 0.500; spread at most 0.4 pp)."
+    assert lines[2].startswith("Eliminations at the printed rules: none (< 0.040%) at 2 players") \
+        and "payday_cost=3 at 2 players" in lines[2]
+    assert lines[3] == ("Counting cards (counter against counter:blind=1, win share above par): "
+                        "+0.220 ± 0.004 at 2 players.")
+    assert lines[4] == "Tournament of the built-in field, most wins: undercut at 2 players (0.700 ± 0.010)."
+
+
+def _balance(rows: list[dict]) -> pl.DataFrame:
+    return pl.DataFrame(rows)
+
+
+def test_seat_finding_names_the_seats_only_when_the_test_finds_a_gap():
+    bal = _balance([{"players": 2, "seat_p": 0.0004, "seat_spread_pp": 1.25, "seat_spread_pp_lo": 0.8,
+                     "seat_spread_pp_hi": 1.6},
+                    {"players": 4, "seat_p": 0.41, "seat_spread_pp": 0.0, "seat_spread_pp_lo": 0.0,
+                     "seat_spread_pp_hi": 0.7}])
+    seats = pl.DataFrame({"players": [2, 2, 4, 4, 4, 4], "seat": [0, 1, 0, 1, 2, 3],
+                          "win_share": [0.4874, 0.5126, 0.25, 0.251, 0.249, 0.25],
+                          "win_share_ci95": [0.003] * 6})
+    text = players.seat_finding(bal, seats)
+    assert "at 2 players seat 1 wins 0.513 ± 0.003 and seat 0 0.487 ± 0.003 against a par of 0.500" in text
+    assert "p < 0.001" in text and "spread 1.25 pp [0.80, 1.60]" in text
+    assert "at 4 players no seat gap found (p = 0.410; spread at most 0.70 pp" in text
+
+
+def test_eliminations_finding_reads_the_wilson_ends():
+    t = pl.DataFrame({"players": [4, 4, 4], "rule": ["payday_cost", "payday_cost", "start_money"],
+                      "value": [1, 3, 10], "default": [True, False, False],
+                      "elimination_rate": [0.0, 0.9, 0.02], "elimination_rate_lo": [0.0, 0.89, 0.015],
+                      "elimination_rate_hi": [0.0004, 0.91, 0.025]})
+    text = payday_cost.eliminations_finding(t, [4])
+    assert "as configured none (< 0.040%) of games" in text
+    assert "become common (≥ 5% of games) at payday_cost=3 (90% [89%, 91%])" in text
+    assert "start_money" not in text            # 2% of games is not common
+
+
+def test_rate_text_prints_percentages_with_their_interval():
+    assert common.rate_text(0.0123, 0.0101, 0.0150) == "1.2% [1.0%, 1.5%]"
+    assert common.rate_text(0.0113, 0.0107, 0.0120) == "1.13% [1.07%, 1.20%]"   # never two equal ends
+    assert common.rate_text(0.0, 0.0, 0.000192) == "none (< 0.019%)"
+    assert common.share_text(0.5123, 0.0031) == "0.512 ± 0.003"
