@@ -100,10 +100,16 @@ def cell_text(value: float | None, ci: float | None = None, scale: float = 1.0,
     if value is None or not math.isfinite(value):
         return MISSING
     ci = None if ci is None or not math.isfinite(ci) else ci * abs(scale)
+    if ci == 0:        # no spread at all (a pair that never beat the other): say so plainly
+        d = places if places is not None else (max_places if max_places is not None else 2)
+        return f"{value * scale:.{d}f}\n±0"
     d_ci = decimals(ci)
     d = d_ci if places is None else places
-    if max_places is not None:
+    if max_places is not None:        # a narrow cell: the value gets no more decimals, the ± one more
         d = min(d, max_places)
+        if d_ci > max_places + 1:     # too fine to show: round the half-width up, never to a false 0
+            d_ci = max_places + 1
+            ci = math.ceil(ci * 10 ** d_ci) / 10 ** d_ci
     out = f"{value * scale:.{d}f}"
     return out if ci is None else f"{out}\n±{ci:.{d_ci}f}"
 

@@ -113,8 +113,9 @@ def _figure(t: pl.DataFrame, sweep_rules: list[str], sweep: str, players_list) -
         ax.tick_params(labelsize=9)
     for ax in flat[len(HEADLINE):]:
         ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(SWEEP_LABELS.get(sweep, sweep).split(":")[0].split(" (")[0], fontsize=9)
     common.legend_below(fig, flat[0])
-    fig.supxlabel(SWEEP_LABELS.get(sweep, sweep), fontsize=10)
     counts = ", ".join(map(str, players_list))
     if len(sweep_rules) > 1:      # the forced-payday threshold: one rule at 2 players, one at 3 and 4
         name = ", ".join(f"{r} ({', '.join(str(p) for p in players_list if rule_key(sweep, p) == r)} players)"
@@ -203,7 +204,7 @@ def run(players_list, field: str | None, games: int, seed: int, rules, deck,
     counts = ", ".join(map(str, players_list))
     summary = (f"The field ({', '.join(sorted(set(seats)))}) at {counts} players, {games:,} games per rule "
                f"value, seed {seed}. Each row changes one rule and leaves the others as configured; "
-               "`default` marks the value the rules already have. Seat balance is a chi-square test "
+               "the default column marks the value the rules already have. Seat balance is a chi-square test "
                "that every seat wins 1/players of the games (seat_p) and the spread of the seats' "
                "win shares around par corrected for noise (seat_spread_pp); rates of rare events "
                "carry Wilson intervals [lo, hi]. All points share their deals (the same seed from "

@@ -44,7 +44,9 @@ How numbers are printed (the same in HTML, Markdown and the CLI's tables):
 * a column ``X`` followed anywhere by ``X_ci95`` (both numeric) becomes one
   column ``X`` holding "value ± ci": the half-width is rounded to 2
   significant digits and the value to the same number of decimals, so a win
-  share of 0.25 with a half-width of 0.003 reads ``0.2500 ± 0.0030``;
+  share of 0.25 with a half-width of 0.003 reads ``0.2500 ± 0.0030`` (in
+  plain decimals down to half-widths of 1e-10: a strategy that wins 1 game
+  in 200,000 reads ``0.0000050 ± 0.0000085``);
 * a column ``X`` with the columns ``X_lo`` and ``X_hi`` (all three numeric;
   the ends of an interval such as Wilson's, which need not be symmetric)
   becomes one column ``X`` holding "value [lo, hi]", always in plain decimal
@@ -176,7 +178,7 @@ def format_ci(value: float | None, ci: float | None) -> str:
         return f"{format_float(value)} ± {format_float(ci)}"
     if ci == 0:
         return f"{format_float(value)} ± 0"
-    if ci < 1e-5 or ci >= 1e15 or abs(value) >= 1e15:
+    if ci < 1e-10 or ci >= 1e15 or abs(value) >= 1e15:   # a tiny win share stays in plain decimals
         return f"{format_float(value)} ± {format_float(ci, CI_DIGITS)}"
     decimals = _decimals_for(ci, CI_DIGITS)
     return f"{value:.{decimals}f} ± {ci:.{decimals}f}"

@@ -420,7 +420,7 @@ def _cells(t: pl.DataFrame, row_key: str, col_key: str, value: str, ci: str | No
 def strategy_figure(grid: pl.DataFrame, best: pl.DataFrame, p: int, default: int, cost0: int):
     g = grid.filter(pl.col("players") == p)
     b = best.filter(pl.col("players") == p)
-    fig, axes = common.figure(nrows=2, width=6.0, height=2.9)
+    fig, axes = common.figure(nrows=2, width=9.0, height=3.1)   # shown full width: 13 targets
     rows, cols, w, wt = _cells(g, "payday_cost", "target", "win_share", "win_share_ci95", 100.0)
     stars = [(rows.index(r["payday_cost"]), cols.index(r["best_target"])) for r in b.iter_rows(named=True)]
     boxes = [(rows.index(cost0), cols.index(default))] if cost0 in rows and default in cols else []

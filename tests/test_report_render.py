@@ -203,6 +203,8 @@ def test_format_rules():
     assert format_float(-0.001234567) == "-0.001235"
     assert format_float(0.0) == "0"
     assert format_float(1e-7) == "1.000e-07"
+    # a strategy that almost never wins: its share and interval in plain decimals
+    assert format_ci(5e-6, 8.5e-6) == "0.0000050 ± 0.0000085"
     assert format_float(float("nan")) == "\u2013"
     assert format_float(None) == "\u2013"
     assert format_float(float("-inf")) == "-inf"
