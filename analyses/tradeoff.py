@@ -362,13 +362,13 @@ def _rule_sentence(p: int, part: pl.DataFrame, cost0: int) -> str:
     most = (f"dealing {worst['hand_size']} at payday cost {worst['payday_cost']}: "
             f"{pct(worst['elimination_rate'])}, 95% interval [{pct(worst['elimination_rate_lo'])}, "
             f"{pct(worst['elimination_rate_hi'])}]")
-    often = part.filter(pl.col("elimination_rate") >= ELIMINATIONS_COMMON).sort("payday_cost", "hand_size")
+    often = part.filter(pl.col("elimination_rate_lo") >= ELIMINATIONS_COMMON)   # the whole interval above.sort("payday_cost", "hand_size")
     if often.is_empty():
         text += f"; eliminations stay below {pct(ELIMINATIONS_COMMON)} of games everywhere (the most {most})."
     else:
         where = [f"{c} (dealing {span_text(g['hand_size'].to_list())})"
                  for (c,), g in often.group_by(["payday_cost"], maintain_order=True)]
-        text += (f"; games with an elimination reach {pct(ELIMINATIONS_COMMON)} at payday cost {_join(where)}, "
+        text += (f"; games with an elimination pass {pct(ELIMINATIONS_COMMON)} (the whole 95% interval above it) at payday cost {_join(where)}, "
                  f"the most {most}.")
     return text
 
