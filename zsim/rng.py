@@ -73,6 +73,18 @@ class PyStream:
         return ((self.draw() >> 32) * n) >> 32
 
 
+def fisher_yates(cards: list, stream: PyStream) -> list:
+    """A shuffled copy of ``cards`` (position 0 = top), Fisher-Yates from the
+    bottom: for i = n-1 .. 1, positions i and ``stream.below(i + 1)`` swap
+    (n - 1 draws for n cards). Every reference engine shuffles this way, and
+    every fast engine must draw the same numbers in the same order."""
+    cards = list(cards)
+    for i in range(len(cards) - 1, 0, -1):
+        j = stream.below(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
 # ---------------------------------------------------------------- numba
 @hot_inline
 def mix64_nb(z):

@@ -27,7 +27,7 @@ from zsim.games.zahltag.deck import Deck
 from zsim.games.zahltag.notation import action_from_json, action_json, card_code, decode
 from zsim.games.zahltag.reference_bidders import SeatView, StrategyDecider, make_strategy
 from zsim.games.zahltag.rules import Rules
-from zsim.rng import DECK_STREAM, PyStream, game_key
+from zsim.rng import DECK_STREAM, PyStream, fisher_yates, game_key
 
 TYPES = range(K.N_TYPES)
 LETTERS = K.TYPE_LETTERS
@@ -35,15 +35,6 @@ LETTERS = K.TYPE_LETTERS
 
 class ReplayError(Exception):
     """A game record that the rules cannot replay (names the offending event)."""
-
-
-def fisher_yates(cards: list, stream: PyStream) -> list:
-    """Shuffle (position 0 on top) from the bottom: i = len-1 .. 1 swaps with below(i+1)."""
-    cards = list(cards)
-    for i in range(len(cards) - 1, 0, -1):
-        j = stream.below(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
 
 
 # ------------------------------------------------------------------ the table

@@ -1,0 +1,230 @@
+"""The rules options of Zahlemann & Söhne: every number and variant, validated.
+
+The keys are those of the options table in docs/rules.md (and the shared
+RULES.md); ``--rule key=value`` on a command line and the ``rules`` object of
+a game record use them. Defaults are the rulebook's, variants off. Every
+error is a :class:`~zsim.errors.ZsimError` whose message is one line naming
+the option and the limit.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from zsim.errors import ZsimError
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+#: the cards that can be dealt: one of the 36 is always turned up
+DEALABLE = 35
+#: a denomination count above this is refused (payments stay fast)
+MAX_COINS_PER_DENOMINATION = 99
+DENOMINATIONS = (50, 20, 10, 5, 2, 1)
+DEFAULT_COINS = (1, 1, 2, 2, 4, 4)
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    key: str
+    kind: str          # "int", "bool", "choice", "prob", "coins"
+    default: Any
+    low: int = 0
+    high: int = 0
+    choices: tuple = ()
+    help: str = ""
+
+
+RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec("hand_size", "int", 5, 1, DEALABLE // MIN_PLAYERS,
+             help="cards dealt to each player (at most 35 // players)"),
+    RuleSpec("coins", "coins", DEFAULT_COINS, 0, MAX_COINS_PER_DENOMINATION,
+             help="each player's coins of 50,20,10,5,2,1 (e.g. 1,1,2,2,4,4)"),
+    RuleSpec("money", "choice", "coins", choices=("coins", "total"),
+             help="coins: pay in coins; total: one number per player, paid exactly"),
+    RuleSpec("change", "choice", "receiver", choices=("receiver", "none", "bank"),
+             help="who returns an overpayment: the round's winner, nobody, or the bank"),
+    RuleSpec("notice", "prob", 1.0, help="chance a forgotten announcement is noticed (0..1)"),
+    RuleSpec("max_rounds", "int", 200, 1, 1_000_000, help="round cap, void rounds included"),
+    RuleSpec("max_turns", "int", 1000, 1, 1_000_000, help="turn cap per round (skipped turns count)"),
+    RuleSpec("one_plays_again", "bool", False, help="a 1 allows one more play from hand"),
+    RuleSpec("fifty_skips", "bool", False, help="a 50 skips the next player, who draws a card"),
+    RuleSpec("two_passes_hands", "bool", False, help="a 2 moves every hand to the left neighbour"),
+)
+SPEC_BY_KEY = {s.key: s for s in RULE_SPECS}
+
+
+@dataclass(frozen=True)
+class Rules:
+    hand_size: int = 5
+    coins: tuple = DEFAULT_COINS
+    money: str = "coins"
+    change: str = "receiver"
+    notice: float = 1.0
+    max_rounds: int = 200
+    max_turns: int = 1000
+    one_plays_again: bool = False
+    fifty_skips: bool = False
+    two_passes_hands: bool = False
+
+    def __post_init__(self):
+        # normalise the two forms JSON and callers give loosely; validate() checks the rest
+        if isinstance(self.coins, list):
+            object.__setattr__(self, "coins", tuple(self.coins))
+        if type(self.notice) is int:
+            object.__setattr__(self, "notice", float(self.notice))
+
+    # -------------------------------------------------------------- building
+    def with_overrides(self, pairs: dict[str, Any]) -> Rules:
+        """A validated copy with ``key -> value`` overrides (values may be strings)."""
+        changes = {}
+        for key, raw in pairs.items():
+            spec = SPEC_BY_KEY.get(key)
+            if spec is None:
+                raise ZsimError(f"unknown rule key {key!r} (valid keys: {', '.join(SPEC_BY_KEY)})")
+            changes[key] = parse_value(spec, raw)
+        out = replace(self, **changes)
+        out.validate()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from a record's ``rules`` object; missing keys take their defaults."""
+        if not isinstance(data, dict):
+            raise ZsimError(f"rules must be an object of options, got {data!r}")
+        return cls().with_overrides(dict(data))
+
+    def validate(self, players: int | None = None) -> None:
+        """Refuse an impossible setup with one line naming the option and the limit."""
+        for spec in RULE_SPECS:
+            check_value(spec, getattr(self, spec.key))
+        if players is not None:
+            if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+                raise ZsimError(f"Zahlemann takes {MIN_PLAYERS}..{MAX_PLAYERS} players, not {players!r}")
+            most = DEALABLE // players
+            if self.hand_size > most:
+                raise ZsimError(f"rule hand_size={self.hand_size} is too large for {players} players: "
+                                f"at most {most} (35 // {players}; one card is turned up)")
+
+    # -------------------------------------------------------------- views
+    @property
+    def start_value(self) -> int:
+        """What each player's money is worth at the start."""
+        return sum(n * d for n, d in zip(self.coins, DENOMINATIONS))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option under its key, JSON-ready (the record's ``rules``)."""
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def parse_rule_options(options, base: Rules | None = None, players: int | None = None) -> Rules:
+    """``["key=value", ...]`` (a command line's ``--rule``s) into validated :class:`Rules`."""
+    pairs: dict[str, str] = {}
+    for item in options:
+        key, sep, value = str(item).partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key:
+            raise ZsimError(f"rule {item!r} is not of the form key=value "
+                            f"(valid keys: {', '.join(SPEC_BY_KEY)})")
+        if key in pairs:
+            raise ZsimError(f"rule {key} is given twice ({key}={pairs[key]} and {key}={value}); "
+                            f"give each rule once")
+        pairs[key] = value
+    rules = (base or Rules()).with_overrides(pairs)
+    rules.validate(players)
+    return rules
+
+
+# ---------------------------------------------------------------- values
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def parse_value(spec: RuleSpec, raw: Any) -> Any:
+    """``raw`` (a string from a command line, or a JSON value) as the option's value."""
+    if spec.kind == "int":
+        if isinstance(raw, (bool, float)):
+            raise ZsimError(f"rule {spec.key} needs a whole number, got {raw!r}")
+        try:
+            value = raw if isinstance(raw, int) else int(str(raw).strip())
+        except ValueError:
+            raise ZsimError(f"rule {spec.key} needs a whole number, got {raw!r}") from None
+    elif spec.kind == "bool":
+        text = str(raw).strip().lower()
+        if isinstance(raw, bool):
+            value = raw
+        elif text in _TRUE:
+            value = True
+        elif text in _FALSE:
+            value = False
+        else:
+            raise ZsimError(f"rule {spec.key} needs true or false, got {raw!r}")
+    elif spec.kind == "choice":
+        value = raw.strip() if isinstance(raw, str) else raw
+    elif spec.kind == "prob":
+        if isinstance(raw, bool):
+            raise ZsimError(f"rule {spec.key} needs a number in 0..1, got {raw!r}")
+        try:
+            value = float(raw if isinstance(raw, (int, float)) else str(raw).strip())
+        except ValueError:
+            raise ZsimError(f"rule {spec.key} needs a number in 0..1, got {raw!r}") from None
+    else:  # coins
+        value = _parse_coins(spec, raw)
+    check_value(spec, value)
+    return value
+
+
+def _parse_coins(spec: RuleSpec, raw: Any) -> tuple:
+    parts = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        try:
+            parts = json.loads(text) if text.startswith("[") else text.replace("/", ",").split(",")
+        except ValueError:
+            parts = None
+    bad = ZsimError(f"rule {spec.key} needs six whole numbers >= 0, the coins of "
+                    f"{','.join(map(str, DENOMINATIONS))} (e.g. 1,1,2,2,4,4), got {raw!r}")
+    if not isinstance(parts, (list, tuple)) or len(parts) != len(DENOMINATIONS):
+        raise bad
+    out = []
+    for p in parts:
+        if isinstance(p, (bool, float)):
+            raise bad
+        try:
+            out.append(p if isinstance(p, int) else int(str(p).strip()))
+        except ValueError:
+            raise bad from None
+    return tuple(out)
+
+
+def check_value(spec: RuleSpec, value: Any) -> None:
+    """One option's value is of its kind and in its range."""
+    if spec.kind == "int":
+        if type(value) is not int:
+            raise ZsimError(f"rule {spec.key} needs a whole number, got {value!r}")
+        if not spec.low <= value <= spec.high:
+            raise ZsimError(f"rule {spec.key}={value} is out of range {spec.low}..{spec.high}")
+    elif spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise ZsimError(f"rule {spec.key} needs true or false, got {value!r}")
+    elif spec.kind == "choice":
+        if value not in spec.choices:
+            raise ZsimError(f"rule {spec.key} must be one of {', '.join(spec.choices)}, got {value!r}")
+    elif spec.kind == "prob":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+                or not 0.0 <= value <= 1.0:
+            raise ZsimError(f"rule {spec.key}={value!r} is out of range 0..1")
+    else:
+        if not isinstance(value, tuple) or len(value) != len(DENOMINATIONS) \
+                or any(type(v) is not int for v in value):
+            raise ZsimError(f"rule {spec.key} needs six whole numbers (coins of "
+                            f"{','.join(map(str, DENOMINATIONS))}), got {value!r}")
+        if any(not spec.low <= v <= spec.high for v in value):
+            raise ZsimError(f"rule {spec.key}={list(value)}: each count must be in "
+                            f"{spec.low}..{spec.high}")
+        if sum(value) == 0:
+            raise ZsimError(f"rule {spec.key}={list(value)} gives no coin: at least one is needed")
