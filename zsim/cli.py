@@ -185,8 +185,10 @@ def rules():
             rng = "|".join(s.choices)
         elif s.kind == "bool":
             rng = "true|false"
+        elif s.kind == "prob":
+            rng = "0..1"
         else:
-            rng = f"F,W,C,E each {s.low}..{s.high}"
+            rng = f"{s.names} each {s.low}..{s.high}"
         if isinstance(s.default, tuple):
             default = ",".join(map(str, s.default))
         elif isinstance(s.default, bool):

@@ -8,12 +8,11 @@ the option and the limit.
 """
 from __future__ import annotations
 
-import json
-import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from zsim.errors import ZsimError
+from zsim.rule_options import RuleSpec, check_value, option_pairs, parse_value
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 #: the cards that can be dealt: one of the 36 is always turned up
@@ -24,22 +23,12 @@ DENOMINATIONS = (50, 20, 10, 5, 2, 1)
 DEFAULT_COINS = (1, 1, 2, 2, 4, 4)
 
 
-@dataclass(frozen=True)
-class RuleSpec:
-    key: str
-    kind: str          # "int", "bool", "choice", "prob", "coins"
-    default: Any
-    low: int = 0
-    high: int = 0
-    choices: tuple = ()
-    help: str = ""
-
-
 RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("hand_size", "int", 5, 1, DEALABLE // MIN_PLAYERS,
              help="cards dealt to each player (at most 35 // players)"),
-    RuleSpec("coins", "coins", DEFAULT_COINS, 0, MAX_COINS_PER_DENOMINATION,
-             help="each player's coins of 50,20,10,5,2,1 (e.g. 1,1,2,2,4,4)"),
+    RuleSpec("coins", "ints", DEFAULT_COINS, 0, MAX_COINS_PER_DENOMINATION,
+             help="each player's coins of 50,20,10,5,2,1 (e.g. 1,1,2,2,4,4)",
+             length=len(DENOMINATIONS), names=",".join(map(str, DENOMINATIONS))),
     RuleSpec("money", "choice", "coins", choices=("coins", "total"),
              help="coins: pay in coins; total: one number per player, paid exactly"),
     RuleSpec("change", "choice", "receiver", choices=("receiver", "none", "bank"),
@@ -98,6 +87,8 @@ class Rules:
         """Refuse an impossible setup with one line naming the option and the limit."""
         for spec in RULE_SPECS:
             check_value(spec, getattr(self, spec.key))
+        if sum(self.coins) == 0:
+            raise ZsimError(f"rule coins={list(self.coins)} gives no coin: at least one is needed")
         if players is not None:
             if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
                 raise ZsimError(f"Zahlemann takes {MIN_PLAYERS}..{MAX_PLAYERS} players, not {players!r}")
@@ -123,108 +114,6 @@ class Rules:
 
 def parse_rule_options(options, base: Rules | None = None, players: int | None = None) -> Rules:
     """``["key=value", ...]`` (a command line's ``--rule``s) into validated :class:`Rules`."""
-    pairs: dict[str, str] = {}
-    for item in options:
-        key, sep, value = str(item).partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key:
-            raise ZsimError(f"rule {item!r} is not of the form key=value "
-                            f"(valid keys: {', '.join(SPEC_BY_KEY)})")
-        if key in pairs:
-            raise ZsimError(f"rule {key} is given twice ({key}={pairs[key]} and {key}={value}); "
-                            f"give each rule once")
-        pairs[key] = value
-    rules = (base or Rules()).with_overrides(pairs)
+    rules = (base or Rules()).with_overrides(option_pairs(options, SPEC_BY_KEY))
     rules.validate(players)
     return rules
-
-
-# ---------------------------------------------------------------- values
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
-def parse_value(spec: RuleSpec, raw: Any) -> Any:
-    """``raw`` (a string from a command line, or a JSON value) as the option's value."""
-    if spec.kind == "int":
-        if isinstance(raw, (bool, float)):
-            raise ZsimError(f"rule {spec.key} needs a whole number, got {raw!r}")
-        try:
-            value = raw if isinstance(raw, int) else int(str(raw).strip())
-        except ValueError:
-            raise ZsimError(f"rule {spec.key} needs a whole number, got {raw!r}") from None
-    elif spec.kind == "bool":
-        text = str(raw).strip().lower()
-        if isinstance(raw, bool):
-            value = raw
-        elif text in _TRUE:
-            value = True
-        elif text in _FALSE:
-            value = False
-        else:
-            raise ZsimError(f"rule {spec.key} needs true or false, got {raw!r}")
-    elif spec.kind == "choice":
-        value = raw.strip() if isinstance(raw, str) else raw
-    elif spec.kind == "prob":
-        if isinstance(raw, bool):
-            raise ZsimError(f"rule {spec.key} needs a number in 0..1, got {raw!r}")
-        try:
-            value = float(raw if isinstance(raw, (int, float)) else str(raw).strip())
-        except ValueError:
-            raise ZsimError(f"rule {spec.key} needs a number in 0..1, got {raw!r}") from None
-    else:  # coins
-        value = _parse_coins(spec, raw)
-    check_value(spec, value)
-    return value
-
-
-def _parse_coins(spec: RuleSpec, raw: Any) -> tuple:
-    parts = raw
-    if isinstance(raw, str):
-        text = raw.strip()
-        try:
-            parts = json.loads(text) if text.startswith("[") else text.replace("/", ",").split(",")
-        except ValueError:
-            parts = None
-    bad = ZsimError(f"rule {spec.key} needs six whole numbers >= 0, the coins of "
-                    f"{','.join(map(str, DENOMINATIONS))} (e.g. 1,1,2,2,4,4), got {raw!r}")
-    if not isinstance(parts, (list, tuple)) or len(parts) != len(DENOMINATIONS):
-        raise bad
-    out = []
-    for p in parts:
-        if isinstance(p, (bool, float)):
-            raise bad
-        try:
-            out.append(p if isinstance(p, int) else int(str(p).strip()))
-        except ValueError:
-            raise bad from None
-    return tuple(out)
-
-
-def check_value(spec: RuleSpec, value: Any) -> None:
-    """One option's value is of its kind and in its range."""
-    if spec.kind == "int":
-        if type(value) is not int:
-            raise ZsimError(f"rule {spec.key} needs a whole number, got {value!r}")
-        if not spec.low <= value <= spec.high:
-            raise ZsimError(f"rule {spec.key}={value} is out of range {spec.low}..{spec.high}")
-    elif spec.kind == "bool":
-        if not isinstance(value, bool):
-            raise ZsimError(f"rule {spec.key} needs true or false, got {value!r}")
-    elif spec.kind == "choice":
-        if value not in spec.choices:
-            raise ZsimError(f"rule {spec.key} must be one of {', '.join(spec.choices)}, got {value!r}")
-    elif spec.kind == "prob":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-                or not 0.0 <= value <= 1.0:
-            raise ZsimError(f"rule {spec.key}={value!r} is out of range 0..1")
-    else:
-        if not isinstance(value, tuple) or len(value) != len(DENOMINATIONS) \
-                or any(type(v) is not int for v in value):
-            raise ZsimError(f"rule {spec.key} needs six whole numbers (coins of "
-                            f"{','.join(map(str, DENOMINATIONS))}), got {value!r}")
-        if any(not spec.low <= v <= spec.high for v in value):
-            raise ZsimError(f"rule {spec.key}={list(value)}: each count must be in "
-                            f"{spec.low}..{spec.high}")
-        if sum(value) == 0:
-            raise ZsimError(f"rule {spec.key}={list(value)} gives no coin: at least one is needed")

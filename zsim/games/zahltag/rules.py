@@ -11,18 +11,8 @@ from typing import Any
 import numpy as np
 
 from zsim.errors import ZsimError
+from zsim.rule_options import RuleSpec, check_value, option_pairs, parse_value
 from zsim.games.zahltag import constants as K
-
-
-@dataclass(frozen=True)
-class RuleSpec:
-    key: str
-    kind: str          # "int", "bool", "choice", "supply"
-    default: Any
-    low: int = 0
-    high: int = 0
-    choices: tuple = ()
-    help: str = ""
 
 
 RULE_SPECS: tuple[RuleSpec, ...] = (
@@ -40,7 +30,8 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     RuleSpec("over_cap", "choice", "forbid", choices=("forbid", "penalize"),
              help="forbid: a take over the cap is illegal; penalize: allowed, 1 to each other player per card over"),
     RuleSpec("payday_counts_table", "bool", False, help="paydays count hand and table cards, not the hand alone"),
-    RuleSpec("supply", "supply", K.DEFAULT_SUPPLY, 0, 60, help="worker cards per type F,W,C,E (e.g. 14,16,10,12)"),
+    RuleSpec("supply", "ints", K.DEFAULT_SUPPLY, 0, 60, help="worker cards per type F,W,C,E (e.g. 14,16,10,12)",
+             length=4, names="F,W,C,E"),
 )
 SPEC_BY_KEY = {s.key: s for s in RULE_SPECS}
 
@@ -70,14 +61,14 @@ class Rules:
             spec = SPEC_BY_KEY.get(key)
             if spec is None:
                 raise ZsimError(f"unknown rule key {key!r} (known: {', '.join(SPEC_BY_KEY)})")
-            changes[key] = _parse_value(spec, raw)
+            changes[key] = parse_value(spec, raw)
         out = replace(self, **changes)
         out.validate()
         return out
 
     def validate(self, players: int | None = None) -> None:
         for spec in RULE_SPECS:
-            _check_value(spec, getattr(self, spec.key))
+            check_value(spec, getattr(self, spec.key))
         if self.paydays_to_end > self.payday_cards:
             raise ZsimError(
                 f"rule paydays_to_end={self.paydays_to_end} needs at least that many payday_cards "
@@ -128,73 +119,4 @@ class Rules:
 
 def parse_rule_options(options: tuple[str, ...] | list[str], base: Rules | None = None) -> Rules:
     """``["key=value", ...]`` from the command line into validated :class:`Rules`."""
-    pairs: dict[str, str] = {}
-    for item in options:
-        key, sep, value = item.partition("=")
-        key, value = key.strip(), value.strip()
-        if not sep or not key:
-            raise ZsimError(f"rule {item!r} is not of the form key=value")
-        if key in pairs:
-            raise ZsimError(f"rule {key} is given twice ({key}={pairs[key]} and {key}={value}); "
-                            f"give each --rule key once")
-        pairs[key] = value
-    return (base or Rules()).with_overrides(pairs)
-
-
-# ---------------------------------------------------------------- helpers
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off"}
-
-
-def _parse_value(spec: RuleSpec, raw: Any) -> Any:
-    if spec.kind == "int":
-        if isinstance(raw, bool):
-            raise ZsimError(f"rule {spec.key} needs a whole number, got {raw!r}")
-        if isinstance(raw, int):
-            value = raw
-        else:
-            try:
-                value = int(str(raw).strip())
-            except ValueError:
-                raise ZsimError(f"rule {spec.key} needs a whole number, got {raw!r}") from None
-    elif spec.kind == "bool":
-        if isinstance(raw, bool):
-            value = raw
-        elif str(raw).strip().lower() in _TRUE:
-            value = True
-        elif str(raw).strip().lower() in _FALSE:
-            value = False
-        else:
-            raise ZsimError(f"rule {spec.key} needs true or false, got {raw!r}")
-    elif spec.kind == "choice":
-        value = str(raw).strip()
-        if value not in spec.choices:
-            raise ZsimError(f"rule {spec.key} must be one of {', '.join(spec.choices)}, got {raw!r}")
-    else:  # supply
-        parts = raw if isinstance(raw, (list, tuple)) else str(raw).replace("/", ",").split(",")
-        try:
-            value = tuple(int(str(p).strip()) if not isinstance(p, int) or isinstance(p, bool) else p
-                          for p in parts)
-        except ValueError:
-            raise ZsimError(f"rule supply needs four whole numbers F,W,C,E, got {raw!r}") from None
-        if len(value) != 4 or any(isinstance(p, bool) for p in parts):
-            raise ZsimError(f"rule supply needs four whole numbers F,W,C,E, got {raw!r}")
-    _check_value(spec, value)
-    return value
-
-
-def _check_value(spec: RuleSpec, value: Any) -> None:
-    if spec.kind == "int":
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ZsimError(f"rule {spec.key} needs a whole number, got {value!r}")
-        if not spec.low <= value <= spec.high:
-            raise ZsimError(f"rule {spec.key}={value} is out of range {spec.low}..{spec.high}")
-    elif spec.kind == "bool":
-        if not isinstance(value, bool):
-            raise ZsimError(f"rule {spec.key} needs true or false, got {value!r}")
-    elif spec.kind == "choice":
-        if value not in spec.choices:
-            raise ZsimError(f"rule {spec.key} must be one of {', '.join(spec.choices)}, got {value!r}")
-    else:
-        if len(value) != 4 or any(not spec.low <= v <= spec.high for v in value):
-            raise ZsimError(f"rule supply values must be 4 numbers in {spec.low}..{spec.high}, got {value!r}")
+    return (base or Rules()).with_overrides(option_pairs(options, SPEC_BY_KEY))
