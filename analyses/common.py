@@ -113,6 +113,18 @@ DEFINITIONS = {
     "players": "players at the table",
     "seat": "seat in play order (0 starts)",
     "jobs": "job cards in the deck",
+    # the trade-off of hand size against payday cost
+    "payday_cost": "rule payday_cost: millions paid per hand card above the fewest at a payday",
+    "hand_size": "rule hand_size: worker cards dealt to each player at the start",
+    "best_target": "target hand size with the highest win share of the tested seat at this payday cost",
+    "within_noise": "targets whose 95% win-share interval overlaps the best one's (a generous range: "
+                    "the points share their deals, so true gaps are sharper than the intervals)",
+    "noise_low": "smallest target within noise of the best",
+    "noise_high": "largest target within noise of the best",
+    "best_at_edge": "whether the best target is the smallest or largest tried ('no': inside the range)",
+    "default_target": "the handsize strategy's default target hand",
+    "default_win_share": "win share of the tested seat at the default target",
+    "income_less_payday_per_seat": "job income less payday cost, millions per game, averaged over the seats",
 }
 
 
@@ -175,6 +187,12 @@ def pct_text(x: float) -> str:
 
 def _decimals(x: float, digits: int = 2) -> int:
     return 0 if x <= 0 else max(0, digits - 1 - math.floor(math.log10(x)))
+
+
+def span_text(values, fmt: str) -> str:
+    """``lo to hi`` of some numbers in format ``fmt``, or one number when both print alike."""
+    lo, hi = format(min(values), fmt), format(max(values), fmt)
+    return lo if lo == hi else f"{lo} to {hi}"
 
 
 def rate_text(value: float, lo: float, hi: float) -> str:

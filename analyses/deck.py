@@ -133,11 +133,6 @@ def run(players_list, field: str | None, games: int, seed: int, rules, extra_dec
                           findings=[deck_finding(t, players_list)])
 
 
-def _span(values: list[float], fmt: str) -> str:
-    lo, hi = format(min(values), fmt), format(max(values), fmt)
-    return lo if lo == hi else f"{lo} to {hi}"
-
-
 def deck_finding(t: pl.DataFrame, players_list) -> str:
     """How far the decks move the game's length and its payday burden."""
     parts = []
@@ -145,6 +140,6 @@ def deck_finding(t: pl.DataFrame, players_list) -> str:
         part = t.filter(pl.col("players") == p)
         turns = part["game_turns"].to_list()
         share = part["payday_share_of_income"].to_list()
-        parts.append(f"at {p} players game length {_span(turns, '.1f')} turns and payday cost "
-                     f"{_span([100 * x for x in share], '.0f')}% of job income")
+        parts.append(f"at {p} players game length {common.span_text(turns, '.1f')} turns and payday cost "
+                     f"{common.span_text([100 * x for x in share], '.0f')}% of job income")
     return f"Across the {t['deck'].n_unique()} decks tried: " + "; ".join(parts) + "."

@@ -140,11 +140,6 @@ def figures(t: pl.DataFrame, players_list) -> tuple[dict, dict]:
     return out, alts
 
 
-def _range_text(values: list[float], fmt: str) -> str:
-    lo, hi = min(values), max(values)
-    return format(lo, fmt) if lo == hi else f"{lo:{fmt}} to {hi:{fmt}}"
-
-
 def sweep_alt(t: pl.DataFrame, sweep: str, players_list) -> str:
     """A sentence from the numbers: what the sweep moves most."""
     parts = []
@@ -155,7 +150,7 @@ def sweep_alt(t: pl.DataFrame, sweep: str, players_list) -> str:
         elim = part["elimination_rate"].to_list()
         turns = part["game_turns"].to_list()
         lo, hi = common.pct_text(min(elim)), common.pct_text(max(elim))
-        parts.append(f"at {p} players games last {_range_text(turns, '.1f')} turns and "
+        parts.append(f"at {p} players games last {common.span_text(turns, '.1f')} turns and "
                      f"{lo if lo == hi else f'{lo} to {hi}'} of games see an elimination")
     return f"Sweeping {sweep}: " + "; ".join(parts) + "."
 

@@ -105,11 +105,6 @@ SIDE_BY_SIDE = ["seat_spread_pp", "elimination_rate", "winner_margin", "lead_cha
                 "payday_share_of_income", "one_bidder_share", "tie_rate"]
 
 
-def _bars(ax, x, y, lo, hi, **style) -> None:
-    """Error bars from lo to hi (an interval that need not be symmetric)."""
-    ax.errorbar(x, y, yerr=[[v - a for v, a in zip(y, lo)], [b - v for v, b in zip(y, hi)]], capsize=3, **style)
-
-
 def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
     out, alts = {}, {}
     counts = sorted(set(bal["players"].to_list()))
@@ -121,7 +116,8 @@ def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
             r = bal.filter(pl.col("players") == p).row(0, named=True)
             style = {**common.series_style(p), "linestyle": "none"}
             if f"{metric}_lo" in r:
-                _bars(ax, [p], [r[metric]], [r[f"{metric}_lo"]], [r[f"{metric}_hi"]], label=f"{p} players", **style)
+                common.errorbar_range(ax, [p], [r[metric]], [r[f"{metric}_lo"]], [r[f"{metric}_hi"]], f"{p} players",
+                                      **style)
             else:
                 ax.errorbar([p], [r[metric]], yerr=[r[f"{metric}_ci95"] or 0.0], capsize=3,
                             label=f"{p} players", **style)

@@ -56,22 +56,6 @@ RULE_GAME_METRICS = list(common.GAME_METRICS)
 if not {_NET, _NET[::-1]} & set(stats.ratio_products(RULE_GAME_METRICS)):
     RULE_GAME_METRICS.append(Ratio("payday_share_of_income", _NET[1], _NET[0]))
 
-#: the columns this analysis adds to the report's glossary
-DEFINITIONS = {
-    "payday_cost": "rule payday_cost: millions paid per hand card above the fewest at a payday",
-    "hand_size": "rule hand_size: worker cards dealt to each player at the start",
-    "best_target": "target hand size with the highest win share of the tested seat at this payday cost",
-    "within_noise": "targets whose 95% win-share interval overlaps the best one's (a generous range: "
-                    "the points share their deals, so true gaps are sharper than the intervals)",
-    "noise_low": "smallest target within noise of the best",
-    "noise_high": "largest target within noise of the best",
-    "best_at_edge": "whether the best target is the smallest or largest tried ('no': inside the range)",
-    "default_target": "the handsize strategy's default target hand",
-    "default_win_share": "win share of the tested seat at the default target",
-    "income_less_payday_per_seat": "job income less payday cost, millions per game, averaged over the seats",
-}
-for _k, _v in DEFINITIONS.items():      # the report's glossary lists every column it shows
-    common.DEFINITIONS.setdefault(_k, _v)
 
 
 # ---------------------------------------------------------------- defaults and checks

@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 from analyses import players
-from analyses.report import display_table
+from analyses.report_format import display_table
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
 

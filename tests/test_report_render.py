@@ -15,7 +15,8 @@ import polars as pl
 import pytest
 from PIL import Image
 
-from analyses.report import display_table, format_ci, format_float, format_interval, write_report
+from analyses.report import write_report
+from analyses.report_format import display_table, format_ci, format_float, format_interval
 from analyses.result import AnalysisResult
 from zsim.errors import OutputError, ZsimError
 

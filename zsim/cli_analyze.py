@@ -91,7 +91,7 @@ def _json_value(v):
 
 def emit(result, out, plots, as_json) -> None:
     """Print a result (text or JSON) and write its tables and figures."""
-    from analyses.report import display_table
+    from analyses.report_format import display_table
     from zsim.output import output_set
 
     # every table and figure is written to its temporary first and all are

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zsim.errors import ZsimError
@@ -145,3 +145,18 @@ def option_pairs(options, keys) -> dict[str, str]:
                             f"give each --rule key once")
         pairs[key] = value
     return pairs
+
+
+def with_overrides(rules, spec_by_key: dict[str, RuleSpec], pairs: dict[str, Any]):
+    """A copy of the frozen dataclass ``rules`` with ``key -> value`` overrides
+    (values may be strings), each checked by its spec, then the whole by the
+    game's own ``validate()``."""
+    changes = {}
+    for key, raw in pairs.items():
+        spec = spec_by_key.get(key)
+        if spec is None:
+            raise ZsimError(f"unknown rule key {key!r} (valid keys: {', '.join(spec_by_key)})")
+        changes[key] = parse_value(spec, raw)
+    out = replace(rules, **changes)
+    out.validate()
+    return out

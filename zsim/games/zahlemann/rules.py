@@ -8,11 +8,12 @@ the option and the limit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from zsim.errors import ZsimError
-from zsim.rule_options import RuleSpec, check_value, option_pairs, parse_value
+from zsim import rule_options
+from zsim.rule_options import RuleSpec, check_value, option_pairs
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 #: the cards that can be dealt: one of the 36 is always turned up
@@ -66,15 +67,7 @@ class Rules:
     # -------------------------------------------------------------- building
     def with_overrides(self, pairs: dict[str, Any]) -> Rules:
         """A validated copy with ``key -> value`` overrides (values may be strings)."""
-        changes = {}
-        for key, raw in pairs.items():
-            spec = SPEC_BY_KEY.get(key)
-            if spec is None:
-                raise ZsimError(f"unknown rule key {key!r} (valid keys: {', '.join(SPEC_BY_KEY)})")
-            changes[key] = parse_value(spec, raw)
-        out = replace(self, **changes)
-        out.validate()
-        return out
+        return rule_options.with_overrides(self, SPEC_BY_KEY, pairs)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:

@@ -5,13 +5,14 @@ Defaults are the rulebook's.  ``--rule key=value`` on the command line and the
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from zsim.errors import ZsimError
-from zsim.rule_options import RuleSpec, check_value, option_pairs, parse_value
+from zsim import rule_options
+from zsim.rule_options import RuleSpec, check_value, option_pairs
 from zsim.games.zahltag import constants as K
 
 
@@ -56,15 +57,7 @@ class Rules:
     # -------------------------------------------------------------- building
     def with_overrides(self, pairs: dict[str, Any]) -> "Rules":
         """A copy with ``key -> value`` overrides (values may be strings)."""
-        changes = {}
-        for key, raw in pairs.items():
-            spec = SPEC_BY_KEY.get(key)
-            if spec is None:
-                raise ZsimError(f"unknown rule key {key!r} (known: {', '.join(SPEC_BY_KEY)})")
-            changes[key] = parse_value(spec, raw)
-        out = replace(self, **changes)
-        out.validate()
-        return out
+        return rule_options.with_overrides(self, SPEC_BY_KEY, pairs)
 
     def validate(self, players: int | None = None) -> None:
         for spec in RULE_SPECS:
