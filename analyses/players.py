@@ -16,7 +16,8 @@ from analyses import common, stats
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Mean, Ratio
-from zsim.runner import BID_COLUMNS, Matchup
+from zsim.games.zahltag.game import BID_COLUMNS
+from zsim.runner import Matchup
 
 COUNTING = "counter"
 BLIND = "counter:blind=1"

@@ -1,12 +1,8 @@
-"""zsim's bidders: each module here is one strategy.
+"""zsim's built-in strategies, one package per game.
 
-A strategy module defines ``NAME``, ``DESCRIPTION``, ``PARAMS`` (a tuple of
-``(name, default, low, high, help)``) and two numba functions of the seat's
-view (``zsim/strategy.py`` documents the contract):
-
-- ``adjust_nb``: the setup adjustments (``pub[PUB_ROUND] > 0``) and the turn's
-  adjustment; returns an action code (``constants.ACT_*``);
-- ``bid_nb``: the bid for a revealed job; 0 = pass, else 1..max_bid.
-
-A strategy reads only its own row of ``hand`` and public facts.
+``strategies.<game>`` holds the bots of that game, one module each; the
+game's strategy contract (which numba kernels a module defines and what a
+fair one may read) is in that package's docstring and in
+``zsim/games/<game>/game.py``. Modules whose name starts with ``_`` are
+helpers, not strategies.
 """

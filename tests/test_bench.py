@@ -54,3 +54,20 @@ def test_bench_scaling_rows():
             assert r["games_per_s"] > 0
             assert r["efficiency"] == r["games_per_s"] / (r["units"] * one)
     assert all(r["vs_local_same_cores"] > 0 for r in dask)
+
+
+def test_bench_takes_a_game_and_reports_turns():
+    from zsim.games import get_game
+
+    game = get_game("zahlemann")
+    result = CliRunner().invoke(cli, ["bench", "--game", "zahlemann", "--json", "--games", "2000",
+                                      "--repeat", "1", "--reference-games", "3", "--no-startup"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    assert {r["game"] for r in rows} == {"zahlemann"}
+    assert {r["players"] for r in rows} == {game.min_players, game.max_players}
+    for r in rows:
+        assert r["turns_per_s"] > r["games_per_s"] > 0      # every game has several turns
+    fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1
+                and r["field"] == game.strategies.default]
+    assert len(fast_one) == 2 and all(r["vs_reference"] > 0 for r in fast_one)

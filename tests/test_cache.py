@@ -26,9 +26,13 @@ def test_digest_follows_kernel_sources_only(tmp_path):
     assert before == _cache.source_digest(root)
     (copy / "zsim" / "cli.py").write_text("# not compiled into kernels\n")
     assert _cache.source_digest(copy) == before
-    strategy = copy / "strategies" / "simple.py"
-    strategy.write_text(strategy.read_text() + "\n# edited\n")
-    assert _cache.source_digest(copy) != before
+    digests = {before}
+    for path in ("strategies/zahltag/simple.py", "strategies/zahlemann/shedder.py",
+                 "zsim/games/zahlemann/engine_nb.py", "zsim/games/fold_nb.py"):
+        edited = copy / path
+        edited.write_text(edited.read_text() + "\n# edited\n")
+        digests.add(_cache.source_digest(copy))
+    assert len(digests) == 5              # every game's kernels and strategies count
 
 
 def test_an_unwritable_cache_falls_back_to_a_temp_folder(monkeypatch):

@@ -17,7 +17,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from zsim.runner import GAME_COLUMNS, SEAT_COLUMNS
+from zsim.runner import game_column_names, seat_column_names
 
 HEADER = "job,foreman,worker,crane,excavator\n"
 
@@ -290,7 +290,7 @@ def test_simulate_out_writes_one_complete_parquet_file(dirs):
     summary = json.loads(proc.stdout)
     df = pl.read_parquet(target)
     assert df.height == games * players
-    for col in ("game", "seat", "strategy", *SEAT_COLUMNS, *GAME_COLUMNS):
+    for col in ("game", "seat", "strategy", *seat_column_names(), *game_column_names()):
         assert col in df.columns, col
     assert sorted(df["seat"].unique().to_list()) == list(range(players))
     assert sorted(df["game"].unique().to_list()) == list(range(games))

@@ -523,7 +523,7 @@ def test_parse_strategies_errors(spec, players, fragments):
 
 
 def test_strategy_arrays():
-    ids, params = strategy_arrays(["random", "simple", "simple"])
+    ids, params = strategy_arrays("zahltag", ["random", "simple", "simple"])
     reg = registry()
     assert ids.dtype == np.int64 and ids.tolist() == [reg["random"].sid, reg["simple"].sid,
                                                       reg["simple"].sid]
@@ -536,7 +536,7 @@ def test_strategy_parameters_are_parsed_checked_and_canonical():
     assert parse_strategies("fixed:k=5", 2) == ["fixed:k=5"] * 2
     assert parse_strategies("fixed:k=3,fixed", 2) == ["fixed", "fixed"]  # the default is left out
     assert parse_strategies(" fixed : k = 7 ,simple", 2) == ["fixed:k=7", "simple"]
-    ids, params = strategy_arrays(["fixed:k=5", "fixed", "simple"])
+    ids, params = strategy_arrays("zahltag", ["fixed:k=5", "fixed", "simple"])
     assert params[0, 0] == 5.0 and params[1, 0] == 3.0
     assert ids[0] == ids[1] == registry()["fixed"].sid
 

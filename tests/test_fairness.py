@@ -78,7 +78,7 @@ def _hidden_swap(rng, hand, pub, seat):
 
 
 def _decide(sid, params, seat, need, hand, left, right, stacks, money, alive, demand, pub, rng):
-    d = dispatcher()
+    d = dispatcher("zahltag")
     act = d.adjust_nb(sid, seat, params, hand, left, right, stacks, money, alive, demand, pub,
                       RULES, rng.copy())
     bid = d.bid_nb(sid, seat, need, params, hand, left, right, stacks, money, alive, demand, pub,
@@ -87,7 +87,7 @@ def _decide(sid, params, seat, need, hand, left, right, stacks, money, alive, de
 
 
 def _changed_decisions(name: str, states: int = 1_500) -> tuple[int, int]:
-    ids, params = strategy_arrays([name])
+    ids, params = strategy_arrays("zahltag", [name])
     rng = np.random.default_rng(7)
     tried = changed = 0
     for _ in range(states):

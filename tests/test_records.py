@@ -18,7 +18,7 @@ from zsim.games.zahltag.rules import Rules
 from zsim.runner import Matchup, play_chunk
 
 TRACE_FIELDS = {
-    "start": {"players", "seed", "game", "rules", "jobs", "hands", "stacks", "money", "deck", "strategies"},
+    "start": {"name", "players", "seed", "game", "rules", "jobs", "hands", "stacks", "money", "deck", "strategies"},
     "setup": {"seat", "round", "action"}, "turn": {"seat", "turn"},
     "finish": {"seat", "to_hand", "to_right"}, "adjust": {"seat", "action"},
     "penalty": {"seat", "excess", "paid"}, "reveal": {"card", "forced"},
@@ -104,3 +104,23 @@ def test_a_game_is_the_same_alone_or_in_a_batch():
         s1, g1 = play_chunk(m, 11, g, 1)
         np.testing.assert_array_equal(s1[0], seats[g])
         np.testing.assert_array_equal(g1[0], games[g])
+
+
+def test_a_record_without_the_games_name_is_zahltags(tmp_path):
+    """Records written before zsim had a second game have no ``name`` in their
+    start line; they still replay, as Zahltag games."""
+    m = Matchup(3, tuple(field(3)))
+    events = record_game(m, 5, 2)
+    assert events[0]["name"] == "zahltag"
+    old = [{k: v for k, v in ev.items() if k != "name"} for ev in events]
+    check_record(old)                                   # no difference reported
+    path = tmp_path / "old.jsonl"
+    path.write_text("".join(json.dumps(ev) + "\n" for ev in old))
+    r = CliRunner().invoke(cli, ["replay", str(path)])
+    assert r.exit_code == 0 and r.output.startswith("Game 2 of seed 5"), r.output
+    # a start line naming a game zsim does not know is refused in one line
+    path.write_text("".join(json.dumps(dict(ev, name="schach") if ev["e"] == "start" else ev) + "\n"
+                            for ev in old))
+    with pytest.raises(SystemExit) as exc:
+        main(["replay", str(path)])
+    assert exc.value.code == 2

@@ -3,7 +3,6 @@ cross-checked against brute force over every combination of random holdings."""
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -162,14 +161,17 @@ def test_greedy_is_fewest_coins():
         assert sum(greedy(amount)) == sum(exact_payment(unlimited, amount))
 
 
-def test_large_holdings_are_fast():
+def test_large_holdings_build_only_the_table_a_payment_needs():
     big = (5, 5, 5, 5, 10, 10)                                  # 40 coins, 455
     pay.makeable.cache_clear()
-    t0 = time.perf_counter()
     for debt in (1, 37, 263, 454):
-        choose_payment(big, debt)
-        make_change(pay.add(big, big), debt)
-    assert time.perf_counter() - t0 < 2.0
+        paid = choose_payment(big, debt)
+        assert value(paid) == debt                              # 1s and 2s make every amount
+        change = make_change(pay.add(big, big), debt)
+        assert value(change) == debt
+    # every table built was cut at the debt (exact) or the change asked for
+    assert pay.makeable.cache_info().currsize == 8
+    assert max(len(pay.makeable(big, d)) for d in (1, 37, 263, 454)) <= 455
     assert value(choose_payment(big, 454)) == 454
 
 
@@ -217,3 +219,13 @@ def test_settlements_conserve_coins_and_value(payer, winner, debt, mode):
         assert s.excess == value(s.given) - debt
         if mode == "bank":
             assert s.paid == debt
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=6, max_size=6), st.integers(0, 400))
+def test_a_table_cut_at_a_limit_holds_the_same_combinations(counts, limit):
+    """``makeable(h, limit)`` drops only the values above ``limit``, never
+    changes a combination (what payments and change read from it)."""
+    holding = tuple(counts)
+    full = pay.makeable(holding)
+    assert pay.makeable(holding, limit) == {v: c for v, c in full.items() if v <= limit}

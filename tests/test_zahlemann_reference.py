@@ -16,7 +16,7 @@ from zsim.games.zahlemann.reference import (
     Game, RuleError, SeededChance, fisher_yates, play_game, places_of, unit_draw)
 from zsim.games.zahlemann.rules import Rules
 from zsim.games.zahlemann.scenario import Script, Stacked, stack_deck
-from zsim.games.zahlemann.strategies import FirstStrategy, StrategyDecider, make_strategy
+from zsim.games.zahlemann.strategies import StrategyDecider, make_strategy
 from zsim.rng import PyStream, game_key
 
 DEFAULT = (1, 1, 2, 2, 4, 4)
@@ -413,7 +413,9 @@ class Peeker:
 def test_views_show_a_seat_only_what_it_knows_and_the_oracle_is_separate():
     seen = []
 
-    class Looker(FirstStrategy):
+    class Looker:                   # a strategy that reads its whole view
+        name, fair, forget = "looker", True, 0.0
+
         def decide(self, view):
             seen.append(view)
             return view.options[0]

@@ -41,8 +41,7 @@ import numpy as np
 import pyarrow as pa
 
 from zsim.errors import ZsimError
-from zsim.games.zahltag.batch_nb import N_AGG, accumulate_nb
-from zsim.runner import Matchup, play_chunk, rows_frame
+from zsim.runner import Matchup, fold, new_agg, play_chunk, rows_frame
 
 if TYPE_CHECKING:
     from zsim.runs import Plan
@@ -72,22 +71,23 @@ SCHEDULER_FORMS = "tcp://HOST:PORT (e.g. tcp://head:8786), tls://HOST:PORT, or H
 class ChunkResult:
     index: int
     games: int
-    agg: np.ndarray                 # int64 [P, N_AGG]
+    agg: np.ndarray                 # int64 [P, runner.n_agg(game)]
     rows: pa.Table | None           # per-game rows when the run keeps them
+    arrays: tuple | None = None     # (seat_out, game_out) when the local caller asks for them
 
 
 def play_task(m: Matchup, seed: int, index: int, first: int, n: int, rows: bool,
-              threads: int | None = None) -> ChunkResult:
+              threads: int | None = None, arrays: bool = False) -> ChunkResult:
     """Play one chunk (a dask task, or a plain call on the local backend)."""
     if threads is not None:
         import numba
 
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     seat_out, game_out = play_chunk(m, seed, first, n)
-    agg = np.zeros((m.players, N_AGG), np.int64)
-    accumulate_nb(seat_out, n, agg)
+    agg = new_agg(m)
+    fold(m, seat_out, n, agg)
     table = rows_frame(m, seat_out, game_out, first).to_arrow() if rows else None
-    return ChunkResult(index, n, agg, table)
+    return ChunkResult(index, n, agg, table, (seat_out, game_out) if arrays else None)
 
 
 # ---------------------------------------------------------------- checking what the user gave
@@ -180,10 +180,11 @@ class LocalBackend:
     """Chunks one after another in this process, each over all numba threads."""
     name = "local"
 
-    def results(self, plan: Plan, indices: Iterable[int], rows: bool) -> Iterator[ChunkResult]:
+    def results(self, plan: Plan, indices: Iterable[int], rows: bool,
+                arrays: bool = False) -> Iterator[ChunkResult]:
         for i in indices:       # lazily: the next index is taken when the last chunk is done
             first, n = plan.span(i)
-            yield play_task(plan.matchup, plan.seed, i, first, n, rows)
+            yield play_task(plan.matchup, plan.seed, i, first, n, rows, arrays=arrays)
 
     def close(self) -> None:
         pass

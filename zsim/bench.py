@@ -19,11 +19,10 @@ import click
 import numba
 
 from zsim.errors import ZsimError
-from zsim.games.zahltag.deck import default_deck
-from zsim.games.zahltag.rules import Rules
+from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import Matchup, play_chunk
 
-FIELD = "simple"
+FIELD = "simple"      # Zahltag's; every game benches its default strategy
 
 
 def _median_rate(fn, games: int, repeat: int) -> float:
@@ -35,20 +34,22 @@ def _median_rate(fn, games: int, repeat: int) -> float:
     return statistics.median(rates)
 
 
-def mixed_tables(players: int) -> list[tuple[str, ...]]:
+def mixed_tables(players: int, game: str = DEFAULT_GAME) -> list[tuple[str, ...]]:
     """Every fair built-in strategy once, dealt round the tables in name order."""
     from zsim.strategy_registry import registry
 
-    fair = sorted(name for name, info in registry().items() if info.fair
-                  and info.module.startswith("strategies."))
+    package = get_game(game).strategies.package + "."
+    fair = sorted(name for name, info in registry(game).items() if info.fair
+                  and info.module.startswith(package))
     return [tuple(fair[(i + k) % len(fair)] for k in range(players))
             for i in range(0, len(fair), players)]
 
 
 def fast_rate(players: int, threads: int, games: int, repeat: int,
-              tables: list[tuple[str, ...]] | None = None) -> float:
+              tables: list[tuple[str, ...]] | None = None, game: str = DEFAULT_GAME) -> float:
     """Games/s of the fast engine; with several ``tables`` their games split evenly."""
-    matchups = [Matchup(players, t) for t in (tables or [(FIELD,) * players])]
+    field = get_game(game).strategies.default
+    matchups = [Matchup(players, t, game=game) for t in (tables or [(field,) * players])]
     share = max(1, games // len(matchups))
     numba.set_num_threads(threads)
     for m in matchups:
@@ -63,16 +64,30 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     return rate
 
 
-def reference_rate(players: int, games: int, repeat: int) -> float:
-    from zsim.games.zahltag.reference import play_reference
-
-    rules, deck = Rules(), default_deck()
+def reference_rate(players: int, games: int, repeat: int, game: str = DEFAULT_GAME) -> float:
+    """Games/s of the game's reference engine, the default strategy in every seat."""
+    spec = get_game(game)
+    m = Matchup(players, (spec.strategies.default,) * players, game=game)
 
     def run():
         for g in range(games):
-            play_reference(players, rules, deck, [FIELD] * players, 1, g)
+            spec.reference_rows(m, 1, g)
 
     return _median_rate(run, games, repeat)
+
+
+def turns_per_game(players: int, game: str = DEFAULT_GAME, games: int = 2000,
+                   tables: list[tuple[str, ...]] | None = None) -> float:
+    """Mean turns of a game of the default field, or of ``tables`` in equal
+    shares (turns/s = games/s x this)."""
+    spec = get_game(game)
+    turns = [i for i, c in enumerate(spec.game_columns) if c.name == "turns"]
+    if not turns:
+        return float("nan")
+    tables = tables or [(spec.strategies.default,) * players]
+    share = max(1, games // len(tables))
+    means = [play_chunk(Matchup(players, t, game=game), 1, 0, share)[1][:, turns[0]].mean() for t in tables]
+    return float(sum(means) / len(means))
 
 
 def _zsim(args: list[str], env: dict | None = None) -> float:
@@ -82,14 +97,15 @@ def _zsim(args: list[str], env: dict | None = None) -> float:
     return time.perf_counter() - t0
 
 
-def startup_times(repeat: int) -> dict:
-    """Cold start (empty kernel cache: compile everything) and warm start
-    (``zsim simulate --games 1000`` with the cache filled), in seconds."""
+def startup_times(repeat: int, game: str = DEFAULT_GAME) -> dict:
+    """Cold start (empty kernel cache: compile the game's kernels) and warm start
+    (``zsim simulate --game G --games 1000`` with the cache filled), in seconds."""
+    args = ["simulate", "--game", game, "--games", "1000"]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, ZSIM_CACHE_DIR=cache)
-        cold = _zsim(["simulate", "--games", "1000"], env)
-    _zsim(["simulate", "--games", "1000"])
-    warm = statistics.median(_zsim(["simulate", "--games", "1000"]) for _ in range(repeat))
+        cold = _zsim(args, env)
+    _zsim(args)
+    warm = statistics.median(_zsim(args) for _ in range(repeat))
     return {"cold_start_s": cold, "warm_simulate_1000_s": warm}
 
 
@@ -114,40 +130,47 @@ def peak_rss_mb(games: int, out: str | None = None) -> float:
 
 
 def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
-              startup: bool = True, memory_games: int = 0) -> list[dict]:
+              startup: bool = True, memory_games: int = 0, game: str = DEFAULT_GAME) -> list[dict]:
     if reference_games < 0:
         raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
                         f"got {reference_games}")
+    spec = get_game(game)
+    field = spec.strategies.default
     all_threads = numba.config.NUMBA_NUM_THREADS
     rows: list[dict] = []
-    for players in (2, 4):
+    for players in (spec.min_players, spec.max_players):
+        turns = turns_per_game(players, game)
         ref = None
         if reference_games:
-            ref = reference_rate(players, reference_games, max(1, repeat // 2))
-            rows.append({"engine": "reference", "players": players, "threads": 1, "games_per_s": ref,
-                         "field": FIELD})
-        one = fast_rate(players, 1, games, repeat)
-        rows.append({"engine": "fast", "players": players, "threads": 1, "games_per_s": one,
-                     "field": FIELD})
+            ref = reference_rate(players, reference_games, max(1, repeat // 2), game)
+            rows.append({"game": game, "engine": "reference", "players": players, "threads": 1,
+                         "games_per_s": ref, "turns_per_s": ref * turns, "field": field})
+        one = fast_rate(players, 1, games, repeat, game=game)
+        rows.append({"game": game, "engine": "fast", "players": players, "threads": 1, "games_per_s": one,
+                     "turns_per_s": one * turns, "field": field})
         if ref is not None:
             rows[-1]["vs_reference"] = one / ref
         if all_threads > 1:
-            many = fast_rate(players, all_threads, games, repeat)
-            rows.append({"engine": "fast", "players": players, "threads": all_threads,
-                         "games_per_s": many, "field": FIELD, "vs_one_thread": many / one})
-    # the mixed field: every fair built-in once, in tables of four
-    tables = mixed_tables(4)
-    mixed = fast_rate(4, 1, games, repeat, tables)
-    rows.append({"engine": "fast", "players": 4, "threads": 1, "games_per_s": mixed,
-                 "field": "mixed: " + " | ".join(",".join(t) for t in tables),
-                 "vs_simple_field": mixed / one})
+            many = fast_rate(players, all_threads, games, repeat, game=game)
+            rows.append({"game": game, "engine": "fast", "players": players, "threads": all_threads,
+                         "games_per_s": many, "turns_per_s": many * turns, "field": field,
+                         "vs_one_thread": many / one})
+    # the mixed field: every fair built-in once, in tables of the most players
+    tables = mixed_tables(spec.max_players, game)
+    if len(tables) > 1 or tables and len(set(tables[0])) > 1:
+        mixed = fast_rate(spec.max_players, 1, games, repeat, tables, game)
+        rows.append({"game": game, "engine": "fast", "players": spec.max_players, "threads": 1,
+                     "games_per_s": mixed,
+                     "turns_per_s": mixed * turns_per_game(spec.max_players, game, tables=tables),
+                     "field": "mixed: " + " | ".join(",".join(t) for t in tables),
+                     "vs_simple_field": mixed / one})
 
     # start-up and memory belong to what `zsim simulate` runs by default:
     # the simple field, four players, all threads
-    default_run = next(r for r in rows if r["engine"] == "fast" and r["players"] == 4
-                       and r["threads"] == all_threads and r["field"] == FIELD)
+    default_run = next(r for r in rows if r["engine"] == "fast" and r["players"] == spec.max_players
+                       and r["threads"] == all_threads and r["field"] == field)
     if startup:
-        default_run.update(startup_times(3))
+        default_run.update(startup_times(3, game))
     if memory_games:
         default_run["peak_rss_mb"] = peak_rss_mb(memory_games)
         with tempfile.TemporaryDirectory() as tmp:
@@ -157,8 +180,8 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
         click.echo(json.dumps(rows, indent=1))
     else:
         reference = f"{reference_games} games" if reference_games else "skipped (--reference-games 0)"
-        click.echo(f"field: {FIELD} in every seat; medians of {repeat} runs of {games:,} games "
-                   f"(reference: {reference})")
+        click.echo(f"{spec.title}; field: {field} in every seat; medians of {repeat} runs of {games:,} "
+                   f"games (reference: {reference})")
         for r in rows:
             note = ""
             if "vs_reference" in r:
@@ -166,13 +189,15 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
             if "vs_one_thread" in r:
                 note = f"  {r['vs_one_thread']:7.2f}x one thread"
             if "vs_simple_field" in r:
-                note = f"  {r['vs_simple_field']:7.2f}x the simple field  ({r['field']})"
+                note = f"  {r['vs_simple_field']:7.2f}x the {field} field  ({r['field']})"
+            turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
             click.echo(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
-                       f"{r['games_per_s']:>12,.0f} games/s{note}")
+                       f"{r['games_per_s']:>12,.0f} games/s{turns}{note}")
         last = default_run
         if "cold_start_s" in last:
-            click.echo(f"cold start (compiling every kernel): {last['cold_start_s']:.1f} s; "
-                       f"warm `zsim simulate --games 1000`: {last['warm_simulate_1000_s']:.2f} s")
+            click.echo(f"cold start (compiling {game}'s kernels): {last['cold_start_s']:.1f} s; "
+                       f"warm `zsim simulate --game {game} --games 1000`: "
+                       f"{last['warm_simulate_1000_s']:.2f} s")
         if "peak_rss_mb" in last:
             click.echo(f"peak RSS of `zsim simulate --games {last['peak_rss_games']}`: "
                        f"{last['peak_rss_mb']:.0f} MB; with --out DIR (a run folder): "

@@ -13,18 +13,20 @@ import time
 
 import numba
 
-from zsim.bench import FIELD, fast_rate
+from zsim.bench import fast_rate
+from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import Matchup
 from zsim.backends import DaskBackend
 from zsim.runs import Plan, run
 
 
-def dask_rate(workers: int, games: int, repeat: int) -> float:
+def dask_rate(workers: int, games: int, repeat: int, game: str = DEFAULT_GAME) -> float:
     """Games/s of a run on a LocalCluster of ``workers`` single-threaded
     worker processes (started, warmed up and closed outside the timing)."""
     backend = DaskBackend(workers=workers)
     try:
-        m = Matchup(4, (FIELD,) * 4)
+        spec = get_game(game)
+        m = Matchup(spec.max_players, (spec.strategies.default,) * spec.max_players, game=game)
         chunk = max(1, games // (8 * workers))         # several tasks per worker
         run(Plan(m, 1, workers * 256, chunk=256), backend)   # each worker loads the kernels
         rates = []
@@ -37,18 +39,19 @@ def dask_rate(workers: int, games: int, repeat: int) -> float:
         backend.close()
 
 
-def scaling_rows(games: int, repeat: int, max_workers: int | None = None) -> list[dict]:
+def scaling_rows(games: int, repeat: int, max_workers: int | None = None,
+                 game: str = DEFAULT_GAME) -> list[dict]:
     threads = numba.config.NUMBA_NUM_THREADS
     rows: list[dict] = []
     local: dict[int, float] = {}
     for t in range(1, threads + 1):
-        local[t] = fast_rate(4, t, games, repeat)
+        local[t] = fast_rate(get_game(game).max_players, t, games, repeat, game=game)
         rows.append({"backend": "local", "units": t, "unit": "threads", "games_per_s": local[t],
                      "efficiency": local[t] / (t * local[1])})
     workers = max_workers or os.cpu_count() or 1
     first = None
     for w in range(1, workers + 1):
-        rate = dask_rate(w, games, repeat)
+        rate = dask_rate(w, games, repeat, game)
         first = first or rate
         rows.append({"backend": "dask", "units": w, "unit": "workers", "games_per_s": rate,
                      "efficiency": rate / (w * first),
@@ -56,8 +59,10 @@ def scaling_rows(games: int, repeat: int, max_workers: int | None = None) -> lis
     return rows
 
 
-def format_rows(rows: list[dict], games: int, repeat: int) -> list[str]:
-    out = [f"scaling: simple field, 4 players; medians of {repeat} runs of {games:,} games"]
+def format_rows(rows: list[dict], games: int, repeat: int, game: str = DEFAULT_GAME) -> list[str]:
+    spec = get_game(game)
+    out = [f"scaling: {spec.title}, {spec.strategies.default} field, {spec.max_players} players; "
+           f"medians of {repeat} runs of {games:,} games"]
     for r in rows:
         extra = f"  {r['vs_local_same_cores']:.2f}x local" if "vs_local_same_cores" in r else ""
         out.append(f"{r['backend']:<6} {r['units']:>2} {r['unit']:<8} {r['games_per_s']:>12,.0f} games/s"

@@ -9,30 +9,19 @@ import warnings
 import click
 
 from zsim import __version__
-from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, STRATEGIES, THREADS, check_given
+from zsim.cli_options import (DECK, GAME, PLAYERS, QUIET, RULE, SEED, STRATEGIES, THREADS, check_given,
+                              game_of, make_matchup)
 from zsim.errors import ZsimError
-
-
-
-def _matchup(players, strategies, rules, deck):
-    from zsim.games.zahltag.deck import load_deck
-    from zsim.games.zahltag.rules import parse_rule_options
-    from zsim.runner import Matchup
-    from zsim.strategy_registry import parse_strategies
-
-    if not 2 <= players <= 4:
-        raise ZsimError(f"--players must be 2..4, got {players}")
-    return Matchup(players, tuple(parse_strategies(strategies, players)),
-                   parse_rule_options(rules), load_deck(deck))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="zsim")
 def cli():
-    """zsim: Monte Carlo strategy simulator for Zahltag."""
+    """zsim: Monte Carlo strategy simulator for tabletop card games (`zsim games` lists them)."""
 
 
 @cli.command()
+@GAME
 @PLAYERS
 @click.option("--games", "-n", type=int, default=100_000, show_default=True,
               help="games to play (with --precision: at most)")
@@ -56,7 +45,7 @@ def cli():
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @THREADS
 @QUIET
-def simulate(players, games, seed, strategies, rules, deck, out, resume, precision, backend, scheduler,
+def simulate(game, players, games, seed, strategies, rules, deck, out, resume, precision, backend, scheduler,
              workers, chunk, as_json, threads, quiet):
     """Play many games and print one summary row per seat.
 
@@ -75,11 +64,11 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
     if quiet:
         warnings.simplefilter("ignore")
     check_given(out, "--out")
-    m = _matchup(players, strategies, rules, deck)
+    m = make_matchup(game, players, strategies, rules, deck)
     plan = Plan(m, seed, games, chunk, precision)
     set_threads(threads)
     in_flight = 1 if backend == "local" else 2 * (workers or os.cpu_count() or 1) + 1
-    check_chunk_memory(min(chunk, games), players, rows=out is not None, in_flight=in_flight)
+    check_chunk_memory(min(chunk, games), players, rows=out is not None, in_flight=in_flight, game=m.game)
     target = folder = None
     if out and out.lower().endswith(".parquet"):
         if resume:
@@ -123,7 +112,10 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
         elif precision is not None and not result.interrupted:
             how = f" (the cap: ±{precision:g} not reached)"
         resumed = f", {result.resumed_games:,} of them from {out}" if result.resumed_games else ""
-        click.echo(f"{summary.games:,} games{how}{resumed}, {players} players, seed {seed}, deck {m.deck.name}")
+        setup = m.spec.describe_setup(m)
+        named = "" if m.game == "zahltag" else f"{m.spec.title}: "
+        click.echo(f"{named}{summary.games:,} games{how}{resumed}, {players} players, seed {seed}"
+                   f"{', ' + setup if setup else ''}")
         _print_table(summary.table())
     if result.interrupted:
         forget_unhandled_interrupt()
@@ -131,6 +123,7 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
 
 
 @cli.command()
+@GAME
 @PLAYERS
 @SEED
 @click.option("--games", "-n", type=int, default=1, show_default=True, help="games to record")
@@ -140,16 +133,16 @@ def simulate(players, games, seed, strategies, rules, deck, out, resume, precisi
 @RULE
 @DECK
 @click.option("--out", default=None, metavar="FILE", help="JSON-lines file [default: stdout]")
-def record(players, seed, games, first, strategies, rules, deck, out):
-    """Write complete game records (JSON lines, TRACE.md format)."""
-    from zsim.games.zahltag.records import record_games, to_jsonl
+def record(game, players, seed, games, first, strategies, rules, deck, out):
+    """Write complete game records (JSON lines, the game's TRACE.md format)."""
     from zsim.output import atomic_path
     from zsim.runner import check_games_and_seed, check_out_path
 
     check_given(out, "--out")
-    m = _matchup(players, strategies, rules, deck)
+    m = make_matchup(game, players, strategies, rules, deck)
     check_games_and_seed(games, seed, first)
-    games_iter = record_games(m, seed, range(first, first + games))
+    games_iter = m.spec.record_games(m, seed, range(first, first + games))
+    to_jsonl = m.spec.to_jsonl
     if out:
         with atomic_path(check_out_path(out)) as tmp, open(tmp, "w") as fh:
             for events in games_iter:
@@ -163,22 +156,24 @@ def record(players, seed, games, first, strategies, rules, deck, out):
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--check/--no-check", default=True, show_default=True,
               help="re-check every rule with the reference engine first")
-def replay(file, check):
-    """Print a readable play-by-play of a game record."""
-    from zsim.games.zahltag.replay import check_record, play_by_play, read_records
+@click.option("--game", "-g", "game", default=None, metavar="NAME",
+              help="the game the record must be of [default: the one its start line names]")
+def replay(file, check, game):
+    """Print a readable play-by-play of a game record (its start line names the game)."""
+    from zsim.records import read_any
 
-    for events in read_records(file):
+    expected = game_of(game).name if game is not None else None
+    for spec, events in read_any(file, expected):
         if check:
-            check_record(events)
-        _stream(play_by_play(events))
+            spec.check_record(events)
+        _stream(spec.play_by_play(events))
 
 
 @cli.command()
-def rules():
-    """List the rule keys of --rule with their defaults and ranges."""
-    from zsim.games.zahltag.rules import RULE_SPECS
-
-    for s in RULE_SPECS:
+@GAME
+def rules(game):
+    """List the game's rule keys for --rule with their defaults and ranges."""
+    for s in game_of(game).rule_specs:
         if s.kind == "int":
             rng = f"{s.low}..{s.high}"
         elif s.kind == "choice":
@@ -199,12 +194,13 @@ def rules():
 
 
 @cli.command()
+@GAME
 @click.option("--json", "as_json", is_flag=True, help="print the list as JSON")
-def strategies(as_json):
-    """List every strategy (built-in and plugged in) with its parameters."""
+def strategies(game, as_json):
+    """List the game's strategies (built-in and plugged in) with their parameters."""
     from zsim.strategy_registry import describe
 
-    rows = describe()
+    rows = describe(game_of(game).name)
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return
@@ -213,6 +209,23 @@ def strategies(as_json):
         click.echo(f"{row['name']:<12} {row['description']}{label}")
         for p in row["params"]:
             click.echo(f"    {p['name']}={p['default']:g}  ({p['low']:g}..{p['high']:g})  {p['help']}")
+
+
+@cli.command("games")
+@click.option("--json", "as_json", is_flag=True, help="print the list as JSON")
+def games_command(as_json):
+    """List the games zsim plays, with their player ranges."""
+    from zsim.games import registry
+
+    rows = [{"name": g.name, "title": g.title, "players": [g.min_players, g.max_players],
+             "description": g.description, "deck": g.has_deck,
+             "rules": [s.key for s in g.rule_specs]} for g in registry().values()]
+    if as_json:
+        click.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    for r in rows:
+        lo, hi = r["players"]
+        click.echo(f"{r['name']:<11} {lo}-{hi} players  {r['title']}: {r['description']}")
 
 
 @cli.command()
@@ -230,7 +243,8 @@ def strategies(as_json):
               help="instead: games/s against numba threads and against dask workers, with efficiency")
 @click.option("--workers", type=int, default=None,
               help="--scaling: dask workers up to this many [default: one per core]")
-def bench(as_json, games, repeat, reference_games, startup, memory_games, scaling, workers):
+@GAME
+def bench(as_json, games, repeat, reference_games, startup, memory_games, scaling, workers, game):
     """Measure games per second: fast engine (1 and all threads) vs reference."""
     from zsim.bench import run_bench
 
@@ -239,16 +253,17 @@ def bench(as_json, games, repeat, reference_games, startup, memory_games, scalin
     if reference_games < 0:
         raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
                         f"got {reference_games}")
+    name = game_of(game).name
     if scaling:
         from zsim.bench_scaling import format_rows, scaling_rows
 
         if workers is not None and workers < 1:
             raise ZsimError(f"--workers must be at least 1, got {workers}")
-        rows = scaling_rows(games, repeat, workers)
-        click.echo(json.dumps(rows, indent=1) if as_json else "\n".join(format_rows(rows, games, repeat)))
+        rows = scaling_rows(games, repeat, workers, name)
+        click.echo(json.dumps(rows, indent=1) if as_json else "\n".join(format_rows(rows, games, repeat, name)))
         return
     run_bench(as_json=as_json, games=games, repeat=repeat, reference_games=reference_games,
-              startup=startup, memory_games=memory_games)
+              startup=startup, memory_games=memory_games, game=name)
 
 
 def _stream(text: str) -> None:

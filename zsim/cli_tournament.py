@@ -10,11 +10,12 @@ import warnings
 
 import click
 
-from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS, check_given
-from zsim.errors import ZsimError
+from zsim.cli_options import (DECK, GAME, PLAYERS, QUIET, RULE, SEED, THREADS, check_given, check_players,
+                              game_deck, game_of, game_rules)
 
 
 @click.command()
+@GAME
 @PLAYERS
 @click.option("--field", "field_spec", required=True, metavar="A,B,...",
               help="the competing strategies, comma-separated, each once (name:key=value sets "
@@ -40,7 +41,7 @@ from zsim.errors import ZsimError
                    "duplicate deals narrow the confidence intervals")
 @THREADS
 @QUIET
-def tournament(players, field_spec, games, design, seed, rules, deck, out, as_json, compare_independent,
+def tournament(game, players, field_spec, games, design, seed, rules, deck, out, as_json, compare_independent,
                threads, quiet):
     """Play every strategy of the field from every seat on the same deals.
 
@@ -48,8 +49,6 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
     tournament) get a warning on stderr and are listed under "identical" in
     the JSON. Ctrl-C stops it with no results and no --out file (exit status
     130)."""
-    from zsim.games.zahltag.deck import load_deck
-    from zsim.games.zahltag.rules import parse_rule_options
     from zsim.output import parquet_output
     from zsim.progress import exit_interrupted, progress
     from zsim.runner import check_games_and_seed, check_out_path
@@ -64,11 +63,11 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
 
     if quiet:
         warnings.simplefilter("ignore")
-    if not 2 <= players <= 4:
-        raise ZsimError(f"--players must be 2..4, got {players}")
+    spec = game_of(game)
+    check_players(spec, players)
     check_given(out, "--out")
-    entries = parse_field(field_spec)
-    rule_set, deck_obj = parse_rule_options(rules), load_deck(deck)
+    entries = parse_field(field_spec, spec.name)
+    rule_set, deck_obj = game_rules(spec, rules, players), game_deck(spec, deck)
     check_games_and_seed(games, seed)
     set_threads(threads)
     target = check_out_path(out) if out else None
@@ -78,11 +77,12 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
     stopped = False
 
     def play(on_rows=None):
-        result = run_tournament(*args, design=design, on_rows=on_rows, on_games=bar.advance)
+        result = run_tournament(*args, design=design, on_rows=on_rows, on_games=bar.advance, game=spec.name)
         comparison = None
         if compare_independent:
             comparison = variance_reduction(result, run_tournament(
-                *args, design=design, independent=True, on_games=bar.advance, check_identical=False))
+                *args, design=design, independent=True, on_games=bar.advance, check_identical=False,
+                game=spec.name))
         return result, comparison
 
     with progress(total, "tournament", quiet) as bar:
@@ -106,7 +106,7 @@ def tournament(players, field_spec, games, design, seed, rules, deck, out, as_js
     if as_json:
         click.echo(json.dumps(tournament_json(result, comparison), indent=1))
         return
-    _print_report(result, comparison, deck_obj.name)
+    _print_report(result, comparison, f"deck {deck_obj.name}" if deck_obj is not None else spec.title)
 
 
 def _print_report(t, comparison, deck_name):
@@ -128,7 +128,7 @@ def _print_report(t, comparison, deck_name):
     else:
         design = f"every seating of every {p}-subset of the field"
     click.echo(f"Tournament: {t.players} players, field {', '.join(t.entries)}; seed {t.seed}, "
-               f"deck {deck_name}")
+               f"{deck_name}")
     same = "; each deal is the same cards under every seating" if n_seat > 1 else ""
     click.echo(f"{t.deals:,} deals x {n_seat:,} seating{'s' if n_seat > 1 else ''} ({design}) = "
                f"{t.games:,} games played{same}")

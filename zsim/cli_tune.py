@@ -10,15 +10,17 @@ import warnings
 
 import click
 
-from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, THREADS
-from zsim.errors import ZsimError
+from zsim.cli_options import (DECK, GAME, PLAYERS, QUIET, RULE, THREADS, check_players, game_deck, game_of,
+                              game_rules)
 
 
 @click.command()
+@GAME
 @click.argument("strategy")
-@click.option("--vs", "vs", default="simple", show_default=True,
+@click.option("--vs", "vs", default=None,
               help="the opponents: one strategy for every other seat, or players-1 of them, "
-                   "comma-separated (in seat order after the tuned one)")
+                   "comma-separated (in seat order after the tuned one) [default: the game's "
+                   "default strategy, simple for zahltag]")
 @PLAYERS
 @click.option("--budget", type=int, default=200_000, show_default=True, metavar="GAMES",
               help="games the search and its final race may play (the fresh evaluation is extra)")
@@ -36,7 +38,7 @@ from zsim.errors import ZsimError
 @THREADS
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 @QUIET
-def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rules, deck, threads, as_json,
+def tune(game, strategy, vs, players, budget, batch, eval_games, seed, optimizer, rules, deck, threads, as_json,
          quiet):
     """Tune STRATEGY's parameters for win share against a field.
 
@@ -46,21 +48,19 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
     never played.
 
     Ctrl-C stops it with no result (exit status 130)."""
-    from zsim.games.zahltag.deck import load_deck
-    from zsim.games.zahltag.rules import parse_rule_options
     from zsim.progress import exit_interrupted, progress
     from zsim.runner import set_threads
     from zsim.tune import check_tune_args, parse_field, planned_games, tunable_params, tune as run_tune
 
     if quiet:
         warnings.simplefilter("ignore")
-    if not 2 <= players <= 4:
-        raise ZsimError(f"--players must be 2..4, got {players}")
-    tunable_params(strategy)
+    spec = game_of(game)
+    check_players(spec, players)
+    tunable_params(strategy, spec.name)
     check_tune_args(players, budget, batch, eval_games, seed)
-    field = parse_field(vs, players)
-    rules_cfg = parse_rule_options(rules)
-    deck_cfg = load_deck(deck)
+    field = parse_field(vs if vs is not None else spec.strategies.default, players, spec.name)
+    rules_cfg = game_rules(spec, rules, players)
+    deck_cfg = game_deck(spec, deck)
     set_threads(threads)
     total = planned_games(players, budget, batch, eval_games)
     stopped = False
@@ -68,7 +68,7 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
         try:
             result = run_tune(strategy, field, budget=budget, seed=seed, batch=batch,
                               eval_games=eval_games, rules=rules_cfg, deck=deck_cfg,
-                              optimizer=optimizer, on_games=bar.advance)
+                              optimizer=optimizer, on_games=bar.advance, game=spec.name)
         except KeyboardInterrupt:
             stopped = True
     if stopped:
@@ -76,14 +76,14 @@ def tune(strategy, vs, players, budget, batch, eval_games, seed, optimizer, rule
     if as_json:
         click.echo(json.dumps(result.to_json(), indent=1))
     else:
-        click.echo(report(result, rules, deck_cfg.name if deck else ""))
+        click.echo(report(result, rules, deck_cfg.name if deck else "", spec.name))
 
 
-def report(r, rules=(), deck_name="") -> str:
+def report(r, rules=(), deck_name="", game="zahltag") -> str:
     """The text report of a :class:`zsim.tune.TuneResult`."""
-    from zsim.strategy_registry import registry
+    from zsim.tune import tunable_params
 
-    params = registry()[r.strategy].params
+    params = tunable_params(r.strategy, game)
     lines = [f"tune {r.strategy} vs {','.join(r.field)} · {r.players} players · seed {r.seed}"
              + (f" · rules {' '.join(rules)}" if rules else "")
              + (f" · deck {deck_name}" if deck_name else "")]

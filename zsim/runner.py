@@ -9,21 +9,15 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import polars as pl
 
 from zsim.errors import ZsimError
-from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.batch_nb import (A_ELIMINATED, A_GAMES, A_JOB_INCOME, A_JOBS_WON, A_MONEY,
-                                         A_MONEY_SQ, A_PAYDAY_PAID, A_PLACE, A_WIN_UNITS,
-                                         A_WIN_UNITS_SQ, N_AGG, WIN_UNITS, accumulate_nb,
-                                         play_batch_nb)
-from zsim.games.zahltag.deck import Deck, default_deck
-from zsim.games.zahltag.rules import Rules
+from zsim.games import DEFAULT_GAME, get_game
 from zsim.strategy_registry import strategy_arrays
 
 DEFAULT_CHUNK = 1 << 16
@@ -31,22 +25,40 @@ BLOCK = 64          # games per parallel task inside a chunk
 MAX_SEED = (1 << 64) - 1
 MAX_GAME_INDEX = (1 << 62) - 1
 
+#: win shares are summed as multiples of 1/12 so that shared wins (split 2, 3
+#: or 4 ways) add up exactly, whatever the order
+WIN_UNITS = 12
+
 
 @dataclass(frozen=True)
 class Matchup:
-    """Everything that fixes which games a seed produces."""
+    """Everything that fixes which games a seed produces: the game, the
+    players, one strategy spec per seat, the rules and (for games that have
+    one) the deck. ``rules`` and ``deck`` default to the game's own."""
     players: int
     strategies: tuple[str, ...]
-    rules: Rules = field(default_factory=Rules)
-    deck: Deck = field(default_factory=default_deck)
+    rules: Any = None
+    deck: Any = None
+    game: str = DEFAULT_GAME
 
     def __post_init__(self):
-        if not K.MIN_PLAYERS <= self.players <= K.MAX_PLAYERS:
-            raise ZsimError(f"players must be {K.MIN_PLAYERS}..{K.MAX_PLAYERS}, got {self.players}")
+        g = get_game(self.game)
+        if self.rules is None:
+            object.__setattr__(self, "rules", g.default_rules())
+        if self.deck is None and g.has_deck:
+            object.__setattr__(self, "deck", g.default_deck())
+        if not g.min_players <= self.players <= g.max_players:
+            raise ZsimError(f"players must be {g.min_players}..{g.max_players}, got {self.players}"
+                            if g.name == DEFAULT_GAME else
+                            f"{g.title} takes {g.min_players}..{g.max_players} players, not {self.players}")
         if len(self.strategies) != self.players:
             raise ZsimError(f"{len(self.strategies)} strategies for {self.players} players")
-        self.rules.validate(self.players)
-        self.deck.check_supply(self.rules.supply)
+        g.check(self)
+
+    @property
+    def spec(self):
+        """The game object."""
+        return get_game(self.game)
 
 
 def set_threads(threads: int | None) -> None:
@@ -83,19 +95,21 @@ def available_memory() -> int | None:
     return avail
 
 
-def chunk_bytes(chunk: int, players: int, rows: bool) -> int:
+def chunk_bytes(chunk: int, players: int, rows: bool, game: str = DEFAULT_GAME) -> int:
     """What one chunk of ``chunk`` games holds in memory at its peak: the
     engine's per-seat and per-game arrays, and with ``rows`` the per-game
     table and the copies Arrow makes on its way to a Parquet file."""
-    engine = chunk * (players * K.N_SEAT_STATS + K.N_GAME_STATS) * 8
-    table = chunk * players * (len(SEAT_COLUMNS) + len(GAME_COLUMNS) + 3) * 4 * 3 if rows else 0
+    g = get_game(game)
+    engine = chunk * (players * g.n_seat_stats + g.n_game_stats) * 8
+    table = chunk * players * (len(g.seat_columns) + len(g.game_columns) + 3) * 4 * 3 if rows else 0
     return engine + table
 
 
-def check_chunk_memory(chunk: int, players: int, rows: bool, in_flight: int = 1) -> None:
+def check_chunk_memory(chunk: int, players: int, rows: bool, in_flight: int = 1,
+                       game: str = DEFAULT_GAME) -> None:
     """Refuse a --chunk whose buffers (``in_flight`` chunks at a time) would
     not fit in the memory left, saying how much it needs."""
-    need = chunk_bytes(chunk, players, rows) * in_flight
+    need = chunk_bytes(chunk, players, rows, game) * in_flight
     avail = available_memory()
     if avail is not None and need > 0.8 * avail:
         gib = 1 << 30
@@ -118,24 +132,55 @@ def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
 
 def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
                seat_out: np.ndarray | None = None, game_out: np.ndarray | None = None):
-    """Play games ``first_game .. first_game + n_games - 1``; returns the
-    (seat_out [n, P, N_SEAT_STATS], game_out [n, N_GAME_STATS]) arrays; raises
-    ZsimError if any strategy made an illegal decision."""
+    """Play games ``first_game .. first_game + n_games - 1`` of ``m``'s game;
+    returns the (seat_out [n, P, S], game_out [n, G]) arrays; raises
+    ZsimError if any strategy made an illegal decision. Every game's chunks
+    go through here: it is the one place an illegal move is caught."""
+    g = m.spec
     if seat_out is None:
-        seat_out = np.zeros((n_games, m.players, K.N_SEAT_STATS), np.int64)
-        game_out = np.zeros((n_games, K.N_GAME_STATS), np.int64)
-    ids, params = strategy_arrays(list(m.strategies))
-    play_batch_nb(np.uint64(seed), first_game, n_games, m.rules.as_array(), m.deck.needs, ids,
-                  params, seat_out, game_out, BLOCK)
-    # the engine plays an illegal decision as a pass; a run built on one is not to be trusted
-    if int(game_out[:n_games, K.G_ILLEGAL].sum()):
+        seat_out = np.zeros((n_games, m.players, g.n_seat_stats), np.int64)
+        game_out = np.zeros((n_games, g.n_game_stats), np.int64)
+    ids, params = strategy_arrays(m.game, list(m.strategies))
+    g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out)
+    # an engine plays an illegal decision as a pass; a run built on one is not to be trusted
+    if g.illegal_column >= 0 and int(game_out[:n_games, g.illegal_column].sum()):
         raise ZsimError(f"a strategy made an illegal move (engine bug): games {first_game}.."
                         f"{first_game + n_games - 1}, seed {seed}, strategies {', '.join(m.strategies)}")
     return seat_out[:n_games], game_out[:n_games]
 
 
+# ---------------------------------------------------------------- the fold
+def n_agg(game: str = DEFAULT_GAME) -> int:
+    """Columns of a game's running sums (see :mod:`zsim.games.fold_nb`)."""
+    from zsim.games.fold_nb import A_FIRST_COLUMN
+    return A_FIRST_COLUMN + len(get_game(game).summary_columns)
+
+
+def new_agg(m: Matchup) -> np.ndarray:
+    return np.zeros((m.players, n_agg(m.game)), np.int64)
+
+
+def fold(m: Matchup, seat_out: np.ndarray, n: int, agg: np.ndarray) -> None:
+    """Add ``n`` games' per-seat rows to the running sums ``agg`` (in place)."""
+    from zsim.games.fold_nb import KIND_MEAN, KIND_SHARE, fold_nb
+
+    g = m.spec
+    if seat_out.shape[0] < n or seat_out.shape[1:] != (m.players, g.n_seat_stats):
+        raise ValueError(f"fold: {n} games of {m.players} seats do not fit rows of shape {seat_out.shape}")
+    cols = np.array([g.seat_index(c.source) for c in g.summary_columns], np.int64)
+    kinds = np.array([KIND_SHARE if c.kind == "share" else KIND_MEAN for c in g.summary_columns], np.int64)
+    fold_nb(seat_out, n, g.seat_index("place"), g.seat_index(g.score), cols, kinds, WIN_UNITS, agg)
+
+
+def agg_games(agg: np.ndarray) -> int:
+    """Games folded into ``agg``."""
+    return int(agg[0, 0])
+
+
 def win_share_ci(agg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each seat's win share and its 95% half-width, from running sums."""
+    from zsim.games.fold_nb import A_GAMES, A_WIN_UNITS, A_WIN_UNITS_SQ
+
     a = agg.astype(np.float64)
     n = a[:, A_GAMES]
     win = a[:, A_WIN_UNITS] / (WIN_UNITS * n)
@@ -147,81 +192,65 @@ def win_share_ci(agg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class Summary:
     matchup: Matchup
     seed: int
-    agg: np.ndarray          # int64 [P, N_AGG]
+    agg: np.ndarray          # int64 [P, n_agg(game)]
     games: int               # games folded into agg
     interrupted: bool = False  # stopped by Ctrl-C (see simulate's stop_on_interrupt)
 
     def table(self) -> pl.DataFrame:
+        """One row per seat: win share, the score (money) and mean place with
+        their intervals, then the game's own columns."""
+        from zsim.games.fold_nb import A_FIRST_COLUMN, A_GAMES, A_PLACE, A_SCORE, A_SCORE_SQ
+
+        g = self.matchup.spec
         a = self.agg.astype(np.float64)
         n = a[:, A_GAMES]
-        money_mean = a[:, A_MONEY] / n
-        money_var = np.maximum(a[:, A_MONEY_SQ] / n - money_mean ** 2, 0.0) * n / np.maximum(n - 1, 1)
+        score = g.score_label
+        mean = a[:, A_SCORE] / n
+        var = np.maximum(a[:, A_SCORE_SQ] / n - mean ** 2, 0.0) * n / np.maximum(n - 1, 1)
         win, win_ci = win_share_ci(self.agg)
-        return pl.DataFrame({
+        cols = {
             "seat": list(range(self.matchup.players)),
             "strategy": list(self.matchup.strategies),
             "win_share": win,
             "win_ci95": win_ci,
-            "money_mean": money_mean,
-            "money_ci95": 1.96 * np.sqrt(money_var / n),
-            "money_sd": np.sqrt(money_var),
+            f"{score}_mean": mean,
+            f"{score}_ci95": 1.96 * np.sqrt(var / n),
+            f"{score}_sd": np.sqrt(var),
             "mean_place": a[:, A_PLACE] / n,
-            "jobs_won": a[:, A_JOBS_WON] / n,
-            "job_income": a[:, A_JOB_INCOME] / n,
-            "payday_paid": a[:, A_PAYDAY_PAID] / n,
-            "eliminated_share": a[:, A_ELIMINATED] / n,
-        })
+        }
+        for k, c in enumerate(g.summary_columns):
+            cols[c.name] = a[:, A_FIRST_COLUMN + k] / n
+        return pl.DataFrame(cols)
 
 
 def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
              on_chunk: Callable[[np.ndarray, np.ndarray, int], None] | None = None,
              stop_on_interrupt: bool = False) -> Summary:
-    """Play ``games`` games and fold them into a :class:`Summary`.
+    """Play ``games`` games and fold them into a :class:`Summary`: the run
+    of :func:`zsim.runs.run` on the local backend, without a run folder.
 
     ``on_chunk(seat_out, game_out, first_game)`` sees every chunk's per-game
-    rows (for writing them out, counting progress) before they are dropped.
+    arrays (for the analyses' own reductions) in game order, before they are
+    dropped.
 
     ``stop_on_interrupt``: a Ctrl-C (KeyboardInterrupt) ends the run and the
     Summary of the games finished so far is returned, marked ``interrupted``
     (without it the interrupt propagates as usual)."""
+    from zsim.backends import LocalBackend
+    from zsim.runs import Plan, run
+
     check_games_and_seed(games, seed)
-    agg = np.zeros((m.players, N_AGG), np.int64)
-    size = min(chunk, games)
-    seat_buf = np.zeros((size, m.players, K.N_SEAT_STATS), np.int64)
-    game_buf = np.zeros((size, K.N_GAME_STATS), np.int64)
-    done = 0
-    try:
-        while done < games:
-            n = min(size, games - done)
-            seat_out, game_out = play_chunk(m, seed, done, n, seat_buf, game_buf)
-            accumulate_nb(seat_out, n, agg)
-            if on_chunk is not None:
-                on_chunk(seat_out, game_out, done)
-            done += n
-    except KeyboardInterrupt:
-        if not stop_on_interrupt:
-            raise
-        # The interrupt surfaces between Python statements, never inside the
-        # compiled fold, so agg holds whole chunks only; its per-seat game
-        # count (not ``done``, which may lag one chunk) says how many. The run
-        # counts as interrupted even if every game was folded: on_chunk (the
-        # --out writer) may not have finished with the last chunk.
-        folded = int(agg[0, A_GAMES])
-        return Summary(m, seed, agg, folded, interrupted=True)
-    return Summary(m, seed, agg, games)
+    result = run(Plan(m, seed, games, min(chunk, games)), LocalBackend(), on_arrays=on_chunk)
+    if result.interrupted and not stop_on_interrupt:
+        raise KeyboardInterrupt
+    return result.summary
 
 
 # ---------------------------------------------------------------- per-game rows
-BID_COLUMNS = tuple(f"bids_{b}" for b in range(1, K.BID_BINS)) + (f"bids_{K.BID_BINS}plus",)
-SEAT_COLUMNS = ("money", "place", "jobs_won", "job_income", "payday_paid", "penalty_paid",
-                "penalty_received", "eliminated", "bids", "idle_at_payday", "final_cards",
-                "final_table", "bid_sum") + BID_COLUMNS
-GAME_COLUMNS = ("turns", "paydays", "jobs_revealed", "jobs_no_bid", "jobs_one_bid", "jobs_tied",
-                "end_reason", "eliminations", "reshuffles", "lead_changes")
-
-
 def rows_frame(m: Matchup, seat_out: np.ndarray, game_out: np.ndarray, first_game: int) -> pl.DataFrame:
-    """One row per game per seat (the ``--out`` table; columns in the README)."""
+    """One row per game per seat (the ``--out`` table): game, seat, strategy,
+    the game's seat columns, its game columns, then its labelled columns."""
+    g = m.spec
     n, p = seat_out.shape[0], m.players
     cols: dict[str, object] = {
         "game": np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), p),
@@ -229,16 +258,28 @@ def rows_frame(m: Matchup, seat_out: np.ndarray, game_out: np.ndarray, first_gam
         # gathered from a P-long categorical: building n*P strings costs more than the game
         "strategy": pl.Series(list(m.strategies), dtype=pl.Categorical).gather(np.tile(np.arange(p), n)),
     }
-    flat = seat_out.reshape(n * p, K.N_SEAT_STATS)
-    for i, name in enumerate(SEAT_COLUMNS):
-        cols[name] = flat[:, i].astype(np.int32)
-    for i, name in enumerate(GAME_COLUMNS):
-        if name == "end_reason":
+    flat = seat_out.reshape(n * p, seat_out.shape[2])
+    for i, c in enumerate(g.seat_columns):
+        cols[c.name] = flat[:, i].astype(np.int32)
+    labelled = []
+    for i, c in enumerate(g.game_columns):
+        if c.name in g.categories:
+            labelled.append((i, c.name))
             continue
-        cols[name] = np.repeat(game_out[:, i].astype(np.int32), p)
-    reasons = pl.Series(list(K.END_REASONS), dtype=pl.Categorical)
-    cols["end_reason"] = reasons.gather(np.repeat(game_out[:, K.G_END_REASON], p))
+        cols[c.name] = np.repeat(game_out[:, i].astype(np.int32), p)
+    for i, name in labelled:
+        labels = pl.Series(list(g.categories[name]), dtype=pl.Categorical)
+        cols[name] = labels.gather(np.repeat(game_out[:, i], p))
     return pl.DataFrame(cols)
+
+
+def seat_column_names(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    return tuple(c.name for c in get_game(game).seat_columns)
+
+
+def game_column_names(game: str = DEFAULT_GAME) -> tuple[str, ...]:
+    return tuple(c.name for c in get_game(game).game_columns)
+
 
 
 def check_out_path(path: str | os.PathLike) -> Path:

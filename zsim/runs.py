@@ -36,13 +36,13 @@ import pyarrow.parquet as pq
 from zsim import __version__
 from zsim.errors import ZsimError, output_error
 from zsim.backends import ChunkResult, LocalBackend
-from zsim.games.zahltag.batch_nb import A_GAMES, N_AGG
 from zsim.output import atomic_path, file_digest
-from zsim.runner import DEFAULT_CHUNK, Matchup, Summary, check_games_and_seed, win_share_ci
+from zsim.runner import (DEFAULT_CHUNK, Matchup, Summary, agg_games, check_games_and_seed, n_agg,
+                         new_agg, win_share_ci)
 
 MANIFEST = "manifest.json"
 SUMS = "SHA256SUMS"
-FORMAT = 2                  # 2: shards carry the run id and are listed in SHA256SUMS
+FORMAT = 3                  # 3: the manifest names the game, whose summary columns the sums follow
 SHARD_KEY = b"zsim.shard"
 
 
@@ -73,15 +73,15 @@ class Plan:
 
     def manifest(self) -> dict:
         m = self.matchup
-        return {"format": FORMAT, "game": "zahltag", "players": m.players, "strategies": list(m.strategies),
-                "rules": m.rules.as_dict(), "deck": {"name": m.deck.name, "needs": m.deck.needs.tolist()},
+        return {"format": FORMAT, "game": m.game, "players": m.players, "strategies": list(m.strategies),
+                "rules": m.rules.as_dict(), **m.spec.manifest_extras(m),
                 "seed": self.seed, "games": self.games, "chunk": self.chunk, "precision": self.precision}
 
 
 def precise_enough(agg: np.ndarray, target: float) -> bool:
     """Every seat's win-share 95% half-width (as the summary prints it) is at
     most ``target``."""
-    if agg[0, A_GAMES] < 2:
+    if agg_games(agg) < 2:
         return False
     return bool((win_share_ci(agg)[1] <= target).all())
 
@@ -136,6 +136,10 @@ class RunFolder:
                 raise ZsimError(f"--resume: {str(path)!r} holds no zsim run (no {MANIFEST})")
             self._lock()
             old = self._read_manifest()
+            game = plan.matchup.game
+            if old.get("game", "zahltag") != game:
+                raise ZsimError(f"--resume: {str(path)!r} holds a run of {old.get('game')!r}, not of "
+                                f"{game}; give --game {old.get('game')} to finish it, or a new --out folder")
             diff = manifest_diff(old, plan.manifest())
             if diff:
                 raise ZsimError(f"--resume: this command differs from the run in {str(path)!r} in "
@@ -315,7 +319,7 @@ class RunFolder:
             return "belongs to another run (another seed, field, rules, deck or chunking)", None
         first, n = plan.span(i)
         if info.get("index") != i or info.get("first") != first or info.get("games") != n \
-                or agg.shape != (plan.matchup.players, N_AGG) or int(agg[0, A_GAMES]) != n:
+                or agg.shape != (plan.matchup.players, n_agg(plan.matchup.game)) or agg_games(agg) != n:
             return f"does not hold chunk {i} of this run", None
         return "", agg
 
@@ -343,7 +347,8 @@ def run_id(plan: Plan) -> str:
     """A digest of what fixes a run's games (the manifest but the deck's
     path): every shard carries it."""
     doc = dict(plan.manifest())
-    doc["deck"] = doc["deck"]["needs"]
+    if isinstance(doc.get("deck"), dict):
+        doc["deck"] = doc["deck"]["needs"]
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:32]
 
 
@@ -356,9 +361,9 @@ class RunResult:
     interrupted: bool = False       # Ctrl-C: the summary covers the chunks folded before it
 
 
-def _run(plan: Plan, backend, folder: RunFolder | None, on_games, on_rows) -> RunResult:
+def _run(plan: Plan, backend, folder: RunFolder | None, on_games, on_rows, on_arrays) -> RunResult:
     m = plan.matchup
-    agg = np.zeros((m.players, N_AGG), np.int64)
+    agg = new_agg(m)
     on_disk = folder.done(plan) if folder is not None else {}
     folded = 0
     resumed = 0
@@ -385,7 +390,9 @@ def _run(plan: Plan, backend, folder: RunFolder | None, on_games, on_rows) -> Ru
         # lazily: a cap of 10**15 games must cost nothing until it is played
         todo = (i for i in range(nxt, plan.n_chunks) if i not in on_disk)
         pending: dict[int, ChunkResult] = {}
-        results = backend.results(plan, todo, rows=folder is not None or on_rows is not None)
+        keep_rows = folder is not None or on_rows is not None
+        results = (backend.results(plan, todo, rows=keep_rows) if on_arrays is None else
+                   backend.results(plan, todo, rows=keep_rows, arrays=True))
         try:
             for res in results:
                 pending[res.index] = res
@@ -397,6 +404,8 @@ def _run(plan: Plan, backend, folder: RunFolder | None, on_games, on_rows) -> Ru
                         fold(nxt, r.agg)
                         if on_rows is not None:
                             on_rows(r.rows)
+                        if on_arrays is not None:
+                            on_arrays(*r.arrays, plan.span(nxt)[0])
                         if on_games is not None:
                             on_games(r.games)
                     else:
@@ -422,18 +431,21 @@ def _run(plan: Plan, backend, folder: RunFolder | None, on_games, on_rows) -> Ru
 
 def run(plan: Plan, backend=None, folder: RunFolder | None = None,
         on_games: Callable[[int], None] | None = None,
-        on_rows: Callable[[pa.Table], None] | None = None) -> RunResult:
+        on_rows: Callable[[pa.Table], None] | None = None,
+        on_arrays: Callable[[np.ndarray, np.ndarray, int], None] | None = None) -> RunResult:
     """Play the plan's chunks, fold them in chunk order and stop at the cap
     or, with a precision target, at the first chunk that meets it.
     ``on_rows`` receives each chunk's per-game rows in chunk order (the
-    one-file ``--out``); ``on_games(n)`` hears of every chunk folded.
+    one-file ``--out``); ``on_arrays(seat_out, game_out, first)`` each
+    chunk's engine arrays (the local backend only: the analyses' reductions);
+    ``on_games(n)`` hears of every chunk folded.
 
     A Ctrl-C (KeyboardInterrupt, or SIGTERM/SIGHUP as its subclass) ends the
     run with the chunks folded so far, which a run folder already holds: the
     same command with --resume goes on. The folder is closed (its lock
     released) when the run ends, however it ends."""
     try:
-        return _run(plan, backend or LocalBackend(), folder, on_games, on_rows)
+        return _run(plan, backend or LocalBackend(), folder, on_games, on_rows, on_arrays)
     finally:
         if folder is not None:
             folder.close()

@@ -1,10 +1,15 @@
-"""Finding strategy modules without importing them.
+"""Finding games' strategy modules without importing them.
 
-Built-in strategies are the modules of the ``strategies`` package; plugins are
-modules registered under the entry-point group ``zsim.strategies`` by any
-installed package (``[project.entry-points."zsim.strategies"] mine =
-"mypkg.mybidder"``). This module only locates them: the kernel cache digest
-needs their source files before numba compiles anything.
+A game's built-in strategies are the modules of its package
+``strategies.<game>``; plugins are modules registered under the game's
+entry-point groups by any installed package, e.g.::
+
+    [project.entry-points."zsim.strategies.zahlemann"]
+    mine = "mypkg.mybot"
+
+Zahltag also reads the group ``zsim.strategies``, the name plugins used
+before zsim had a second game. This module only locates strategies: the
+kernel cache digest needs their source files before numba compiles anything.
 """
 from __future__ import annotations
 
@@ -13,22 +18,47 @@ import importlib.util
 import pkgutil
 from pathlib import Path
 
-ENTRY_POINT_GROUP = "zsim.strategies"
 BUILTIN_PACKAGE = "strategies"
+#: the entry-point groups every game reads: ``zsim.strategies.<game>``
+GROUP_PREFIX = "zsim.strategies."
+#: Zahltag's strategies were plugged in here before there were other games
+LEGACY_GROUP = "zsim.strategies"
 
 
-def builtin_modules() -> list[str]:
-    spec = importlib.util.find_spec(BUILTIN_PACKAGE)
+def groups(game: str) -> tuple[str, ...]:
+    """The entry-point groups naming ``game``'s plugin strategies."""
+    own = GROUP_PREFIX + game
+    return (LEGACY_GROUP, own) if game == "zahltag" else (own,)
+
+
+def builtin_modules(package: str) -> list[str]:
+    """The strategy modules of ``package`` (e.g. ``strategies.zahltag``), sorted."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
     folders = list(spec.submodule_search_locations or [])
-    return sorted(f"{BUILTIN_PACKAGE}.{m.name}" for m in pkgutil.iter_modules(folders)
+    return sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(folders)
                   if not m.name.startswith("_"))
 
 
-def plugin_modules() -> list[str]:
-    """Module paths registered under ``zsim.strategies`` (``module`` or ``module:attr``
-    values; the module part is what counts)."""
-    eps = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-    return sorted({ep.value.split(":")[0].strip() for ep in eps})
+def plugin_modules(game_groups: tuple[str, ...]) -> list[str]:
+    """Module paths registered under any of ``game_groups`` (``module`` or
+    ``module:attr`` values; the module part is what counts)."""
+    found = set()
+    for group in game_groups:
+        for ep in importlib.metadata.entry_points(group=group):
+            found.add(ep.value.split(":")[0].strip())
+    return sorted(found)
+
+
+def all_plugin_groups() -> list[str]:
+    """Every installed entry-point group holding zsim strategies, of any game."""
+    names = {LEGACY_GROUP}
+    names.update(g for g in importlib.metadata.entry_points().groups if g.startswith(GROUP_PREFIX))
+    return sorted(names)
 
 
 def module_source(name: str) -> Path | None:
@@ -42,4 +72,12 @@ def module_source(name: str) -> Path | None:
 
 
 def plugin_sources() -> list[Path]:
-    return [p for p in (module_source(m) for m in plugin_modules()) if p is not None]
+    """The source files of every plugged-in strategy and game (for the cache digest)."""
+    from zsim.games import GAMES_GROUP
+
+    paths = [module_source(m) for m in plugin_modules(tuple(all_plugin_groups()))]
+    for ep in importlib.metadata.entry_points(group=GAMES_GROUP):
+        src = module_source(ep.value.split(":")[0].strip())
+        if src is not None:      # a game's kernels sit beside its object: the whole folder counts
+            paths += sorted(src.parent.glob("*.py"))
+    return sorted({p for p in paths if p is not None})

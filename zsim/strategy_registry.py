@@ -1,12 +1,14 @@
-"""Strategy names -> the ids and parameter rows the jitted engine dispatches on.
+"""Strategy names -> the ids and parameter rows a game's jitted engine dispatches on.
 
-Every strategy module found by :mod:`zsim.strategy_discovery` (built-ins
-first, then plugins, each sorted by module path) gets an id by its place in
-that order. :func:`dispatcher` writes a small module of numba kernels that
-branches on the id and calls the strategy's own kernels, so one compiled
-engine serves every matchup and no decision makes a Python call. The module
-goes into the kernel cache folder, whose name already covers every strategy
-source, so a new or edited strategy gets a fresh dispatcher and engine.
+Each game has its own strategies (its :class:`~zsim.games.base.StrategyContract`
+says which kernels a strategy module defines). Every strategy module of a
+game found by :mod:`zsim.strategy_discovery` (built-ins first, then plugins,
+each sorted by module path) gets an id by its place in that order.
+:func:`dispatcher` writes a small module of numba kernels that branches on
+the id and calls the strategy's own kernels, so one compiled engine serves
+every matchup and no decision makes a Python call. The module goes into the
+kernel cache folder, whose name already covers every strategy source, so a
+new or edited strategy gets a fresh dispatcher and engine.
 """
 from __future__ import annotations
 
@@ -23,11 +25,12 @@ import numpy as np
 
 import zsim
 from zsim.errors import ZsimError
+from zsim.games import DEFAULT_GAME, get_game
 from zsim.strategy import Param
-from zsim.strategy_discovery import builtin_modules, plugin_modules
+from zsim.strategy_discovery import builtin_modules, groups, plugin_modules
 
-DEFAULT_STRATEGY = "simple"
-REQUIRED = ("NAME", "DESCRIPTION", "PARAMS", "adjust_nb", "bid_nb")
+DEFAULT_STRATEGY = "simple"      # Zahltag's; a game's own is game.strategies.default
+BASE_REQUIRED = ("NAME", "DESCRIPTION", "PARAMS")
 
 
 @dataclass(frozen=True)
@@ -35,50 +38,85 @@ class StrategyInfo:
     name: str
     sid: int
     description: str
-    params: tuple[Param, ...]
+    params: tuple[Param, ...]     # the game's common parameters first, then the strategy's own
     fair: bool
     module: str
+    game: str = DEFAULT_GAME
+
+
+def registry(game: str = DEFAULT_GAME) -> dict[str, StrategyInfo]:
+    """Every strategy of ``game`` by name, with its dispatch id (one dict per game)."""
+    return _registry(game)
 
 
 @functools.lru_cache(maxsize=None)
-def registry() -> dict[str, StrategyInfo]:
-    """Every strategy by name, with its dispatch id."""
+def _registry(game: str) -> dict[str, StrategyInfo]:
+    contract = get_game(game).strategies
+    required = BASE_REQUIRED + tuple(name for name, _ in contract.kernels)
     out: dict[str, StrategyInfo] = {}
-    for module_name in builtin_modules() + plugin_modules():
-        module = _import(module_name)
+    for module_name in builtin_modules(contract.package) + plugin_modules(groups(game)):
+        module = _import(module_name, required)
         name = module.NAME
         if name in out:
-            raise ZsimError(f"two strategies are named {name!r}: {out[name].module} and {module_name}")
-        params = tuple(Param(*p) for p in module.PARAMS)
-        out[name] = StrategyInfo(name, len(out), module.DESCRIPTION, params,
-                                 bool(getattr(module, "FAIR", True)), module_name)
+            raise ZsimError(f"two {game} strategies are named {name!r}: {out[name].module} and {module_name}")
+        own = tuple(Param(*p) for p in module.PARAMS)
+        clash = {p.name for p in own} & {p.name for p in contract.common_params}
+        if clash:
+            raise ZsimError(f"strategy module {module_name} declares {', '.join(sorted(clash))}, "
+                            f"which every {game} strategy already has")
+        out[name] = StrategyInfo(name, len(out), module.DESCRIPTION, contract.common_params + own,
+                                 bool(getattr(module, "FAIR", True)), module_name, game)
     return out
 
 
-def _import(module_name: str) -> ModuleType:
+def _import(module_name: str, required: tuple[str, ...]) -> ModuleType:
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # a broken plugin must not take zsim down with a traceback
         raise ZsimError(f"strategy module {module_name} cannot be imported: "
                         f"{exc.__class__.__name__}: {exc}") from None
-    missing = [a for a in REQUIRED if not hasattr(module, a)]
+    missing = [a for a in required if not hasattr(module, a)]
     if missing:
         raise ZsimError(f"strategy module {module_name} lacks {', '.join(missing)}")
     return module
 
 
-def max_params() -> int:
-    return max([1] + [len(s.params) for s in registry().values()])
+def max_params(game: str = DEFAULT_GAME) -> int:
+    return max([1] + [len(s.params) for s in registry(game).values()])
+
+
+def owner_of(name: str, game: str) -> str | None:
+    """Another game that has a strategy called ``name`` (for the error line)."""
+    from zsim.games import game_names
+
+    for other in game_names():
+        if other != game:
+            try:
+                if name in registry(other):
+                    return other
+            except ZsimError:
+                continue
+    return None
 
 
 # ---------------------------------------------------------------- parsing
-def parse_one(spec: str) -> str:
+def _unknown(name: str, game: str) -> ZsimError:
+    other = owner_of(name, game)
+    known = ", ".join(registry(game)) or "none"
+    if other is not None:
+        return ZsimError(f"strategy {name!r} is a {other} strategy, not a {game} one "
+                         f"({game}'s strategies: {known}; give --game {other} to play {other})")
+    return ZsimError(f"unknown {game} strategy {name!r} (known: {known})" if game != DEFAULT_GAME
+                     else f"unknown strategy {name!r} (known: {known})")
+
+
+def parse_one(spec: str, game: str = DEFAULT_GAME) -> str:
     """``name`` or ``name:key=value:key=value`` -> its canonical form (parameters
     at their defaults are left out; values are checked against their bounds)."""
     name, *assignments = [part.strip() for part in spec.strip().split(":")]
-    info = registry().get(name)
+    info = registry(game).get(name)
     if info is None:
-        raise ZsimError(f"unknown strategy {name!r} (known: {', '.join(registry())})")
+        raise _unknown(name, game)
     values = {p.name: p.default for p in info.params}
     given: dict[str, str] = {}       # key -> the value as typed, to name both of a repeat
     for item in assignments:
@@ -106,12 +144,12 @@ def parse_one(spec: str) -> str:
     return ":".join([name, *changed])
 
 
-def parse_strategies(spec: str | None, players: int) -> list[str]:
+def parse_strategies(spec: str | None, players: int, game: str = DEFAULT_GAME) -> list[str]:
     """``a,b,c,d`` (one per seat) or a single strategy for every seat; each
     may carry parameters (``handsize:target=7``). Returns canonical specs."""
     if spec is None or not spec.strip():
-        return [DEFAULT_STRATEGY] * players
-    seats = [parse_one(s) for s in spec.split(",")]
+        return [get_game(game).strategies.default] * players
+    seats = [parse_one(s, game) for s in spec.split(",")]
     if len(seats) == 1:
         return seats * players
     if len(seats) != players:
@@ -120,27 +158,29 @@ def parse_strategies(spec: str | None, players: int) -> list[str]:
     return seats
 
 
-def strategy_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(ids [P], params [P, max_params()]) for the kernels."""
-    reg = registry()
+def spec_values(spec: str, game: str = DEFAULT_GAME) -> tuple[StrategyInfo, list[float]]:
+    """A spec's strategy and its full parameter row (defaults filled in)."""
+    name, *assignments = parse_one(spec, game).split(":")
+    info = registry(game)[name]
+    given = dict(a.split("=") for a in assignments)
+    return info, [float(given.get(p.name, p.default)) for p in info.params]
+
+
+def strategy_arrays(game: str, specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids [P], params [P, max_params(game)]) for ``game``'s kernels."""
     ids = np.zeros(len(specs), dtype=np.int64)
-    params = np.zeros((len(specs), max_params()), dtype=np.float64)
+    params = np.zeros((len(specs), max_params(game)), dtype=np.float64)
     for seat, spec in enumerate(specs):
-        name, *assignments = parse_one(spec).split(":")
-        info = reg[name]
+        info, values = spec_values(spec, game)
         ids[seat] = info.sid
-        given = dict(a.split("=") for a in assignments)
-        for i, p in enumerate(info.params):
-            params[seat, i] = float(given.get(p.name, p.default))
+        params[seat, :len(values)] = values
     return ids, params
 
 
 # ---------------------------------------------------------------- dispatch
-_ARGS = "seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng"
-_BID_ARGS = "seat, need, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng"
-
-
-def dispatcher_source(infos: list[StrategyInfo]) -> str:
+def dispatcher_source(infos: list[StrategyInfo], kernels: tuple[tuple[str, str], ...]) -> str:
+    """A module with one ``<kernel>(sid, <args>)`` per kernel of the contract,
+    branching on the strategy id."""
     lines = [
         '"""Strategy dispatch, generated by zsim.strategy_registry; do not edit."""',
         "import importlib",
@@ -148,24 +188,30 @@ def dispatcher_source(infos: list[StrategyInfo]) -> str:
         "",
     ]
     for info in infos:
-        lines += [f"_m{info.sid} = importlib.import_module({info.module!r})",
-                  f"adjust{info.sid} = _m{info.sid}.adjust_nb",
-                  f"bid{info.sid} = _m{info.sid}.bid_nb"]
-    for fn, args, prefix in (("adjust_nb", _ARGS, "adjust"), ("bid_nb", _BID_ARGS, "bid")):
+        lines.append(f"_m{info.sid} = importlib.import_module({info.module!r})")
+        for k, (fn, _) in enumerate(kernels):
+            lines.append(f"k{k}_{info.sid} = _m{info.sid}.{fn}")
+    for k, (fn, args) in enumerate(kernels):
         lines += ["", "", "@hot_inline", f"def {fn}(sid, {args}):"]
         for info in infos[:-1]:
-            lines += [f"    if sid == {info.sid}:", f"        return {prefix}{info.sid}({args})"]
-        lines += [f"    return {prefix}{infos[-1].sid}({args})"]
+            lines += [f"    if sid == {info.sid}:", f"        return k{k}_{info.sid}({args})"]
+        lines += [f"    return k{k}_{infos[-1].sid}({args})"]
     return "\n".join(lines) + "\n"
 
 
+def dispatcher(game: str = DEFAULT_GAME) -> ModuleType:
+    """The dispatch module of ``game``'s strategies installed now (written once
+    into the kernel cache folder, then imported from there)."""
+    return _dispatcher(game)
+
+
 @functools.lru_cache(maxsize=None)
-def dispatcher() -> ModuleType:
-    """The dispatch module for the strategies installed now (written once into
-    the kernel cache folder, then imported from there)."""
-    infos = sorted(registry().values(), key=lambda s: s.sid)
-    source = dispatcher_source(infos)
-    path = Path(zsim.NUMBA_CACHE) / "zsim_dispatch.py"
+def _dispatcher(game: str) -> ModuleType:
+    infos = sorted(registry(game).values(), key=lambda s: s.sid)
+    if not infos:
+        raise ZsimError(f"{game} has no strategies installed")
+    source = dispatcher_source(infos, get_game(game).strategies.kernels)
+    path = Path(zsim.NUMBA_CACHE) / f"zsim_dispatch_{game}.py"
     try:
         current = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):     # missing, or damaged on disk: write it afresh
@@ -174,7 +220,7 @@ def dispatcher() -> ModuleType:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(source, encoding="utf-8")
         os.replace(tmp, path)
-    name = f"zsim_dispatch_{Path(zsim.NUMBA_CACHE).name}"
+    name = f"zsim_dispatch_{game}_{Path(zsim.NUMBA_CACHE).name}"
     if name in sys.modules:
         return sys.modules[name]
     # compiled from the source just checked, never from a __pycache__ file
@@ -186,8 +232,8 @@ def dispatcher() -> ModuleType:
     return module
 
 
-def describe() -> list[dict]:
-    """Every strategy with its description and parameters (for ``zsim strategies``)."""
+def describe(game: str = DEFAULT_GAME) -> list[dict]:
+    """Every strategy of ``game`` with its description and parameters (for ``zsim strategies``)."""
     return [{"name": s.name, "description": s.description, "fair": s.fair,
              "params": [p._asdict() for p in s.params]}
-            for s in sorted(registry().values(), key=lambda s: s.sid)]
+            for s in sorted(registry(game).values(), key=lambda s: s.sid)]

@@ -33,9 +33,7 @@ import numpy as np
 import polars as pl
 
 from zsim.errors import ZsimError
-from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.deck import Deck, default_deck
-from zsim.games.zahltag.rules import Rules
+from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import MAX_GAME_INDEX, Matchup, check_games_and_seed, play_chunk, rows_frame
 from zsim.strategy_registry import parse_one, registry
 
@@ -50,12 +48,12 @@ CHECK_DEALS = 256       # ... and the deals a pair that matched on those is comp
 
 
 # ---------------------------------------------------------------- field and seatings
-def parse_field(spec: str | None) -> tuple[str, ...]:
+def parse_field(spec: str | None, game: str = DEFAULT_GAME) -> tuple[str, ...]:
     """``a,b:k=v,...`` -> canonical specs; each entry once, at most MAX_FIELD."""
     parts = [p for p in (spec or "").split(",") if p.strip()]
     if not parts:
         raise ZsimError("--field is empty: name at least one strategy (one fills the table with copies)")
-    entries = [parse_one(p) for p in parts]
+    entries = [parse_one(p, game) for p in parts]
     for i, e in enumerate(entries):
         if e in entries[:i]:
             raise ZsimError(f"--field lists {e!r} twice (entries {parts[entries.index(e)].strip()!r} "
@@ -121,8 +119,8 @@ def order_bounds(deals: int, n_orders: int) -> np.ndarray:
     return np.array([o * deals // n_orders for o in range(n_orders + 1)], dtype=np.int64)
 
 
-def is_fair(spec: str) -> bool:
-    return registry()[spec.split(":")[0]].fair
+def is_fair(spec: str, game: str = DEFAULT_GAME) -> bool:
+    return registry(game)[spec.split(":")[0]].fair
 
 
 # ---------------------------------------------------------------- playing
@@ -147,6 +145,7 @@ class Tournament:
     shared: np.ndarray        # int [F, F]  games in which both sat
     identical: tuple[tuple[str, str], ...] = ()   # entry pairs that played identical games
     identical_deals: int = 0  # deals the identical-play check compared them on (0: not checked)
+    game: str = DEFAULT_GAME
 
     @property
     def seatings(self) -> np.ndarray:
@@ -188,7 +187,7 @@ class Tournament:
         cols = _stat_columns(self.ent_sum, self.ent_sq, self.deals, occ)
         present = np.array([[e in row for row in self.orders[0].tolist()] for e in range(len(self.entries))])
         return pl.DataFrame({"strategy": list(self.entries),
-                             "fair": [is_fair(e) for e in self.entries], **cols,
+                             "fair": [is_fair(e, self.game) for e in self.entries], **cols,
                              "games": (present.sum(axis=1) * self.deals).astype(np.int64)})
 
     def seats(self) -> pl.DataFrame:
@@ -282,11 +281,11 @@ def _stat_columns(total: np.ndarray, sq: np.ndarray, deals: int, per_deal: np.nd
 
 
 def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int,
-                   rules: Rules | None = None, deck: Deck | None = None, independent: bool = False,
+                   rules=None, deck=None, independent: bool = False,
                    design: str = "all", chunk: int = CHUNK_DEALS,
                    on_rows: Callable[[pl.DataFrame], None] | None = None,
                    on_games: Callable[[int], None] | None = None,
-                   check_identical: bool = True) -> Tournament:
+                   check_identical: bool = True, game: str = DEFAULT_GAME) -> Tournament:
     """Play ``deals`` deals, each under the seatings of its order (:func:`seating_orders`,
     :func:`order_bounds`).
 
@@ -301,8 +300,9 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     (under 1,000 games for a field of 8 different strategies, 0.2% of a
     4-player tournament of 2,000 deals; 2P x 240 more for a pair that matches
     on the first deals)."""
-    rules = rules or Rules()
-    deck = deck or default_deck()
+    g = get_game(game)
+    rules = rules or g.default_rules()
+    deck = deck or g.default_deck()
     if not entries:
         raise ZsimError("the field is empty")
     check_games_and_seed(deals, seed)
@@ -311,7 +311,7 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     f, p = len(entries), players
     if independent and deals * (n_seat + 1) - 1 > MAX_GAME_INDEX:
         raise ZsimError("too many deals for independent game indices (they must stay below 2**62)")
-    matchups = [[Matchup(p, tuple(entries[e] for e in row), rules, deck) for row in order.tolist()]
+    matchups = [[Matchup(p, tuple(entries[e] for e in row), rules, deck, game) for row in order.tolist()]
                 for order in orders]
     bounds = order_bounds(deals, n_order).tolist()
     ent_sum = np.zeros((3, f), np.int64)
@@ -321,8 +321,9 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     above, above_sq, tie, pairs, shared = (np.zeros((f, f), np.int64) for _ in range(5))
     enum = pl.Enum(list(entries))
     size = min(chunk, deals)
-    seat_buf = np.zeros((size, p, K.N_SEAT_STATS), np.int64)
-    game_buf = np.zeros((size, K.N_GAME_STATS), np.int64)
+    seat_buf = np.zeros((size, p, g.n_seat_stats), np.int64)
+    game_buf = np.zeros((size, g.n_game_stats), np.int64)
+    place_col, score_col = g.seat_index("place"), g.seat_index(g.score)
     for c0 in range(0, deals, size):
         n = min(size, deals - c0)
         ent = np.zeros((3, n, f), np.int64)
@@ -336,10 +337,10 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
             for l, (row, m) in enumerate(zip(orders[o].tolist(), matchups[o])):
                 first = deals * (1 + l) + lo if independent else lo
                 so, go = play_chunk(m, seed, first, hi - lo, seat_buf, game_buf)
-                place = so[:, :, K.S_PLACE]
+                place = so[:, :, place_col]
                 top = place == 1
                 win = np.where(top, WIN_UNITS // np.maximum(top.sum(axis=1, keepdims=True), 1), 0)
-                vals = (win, so[:, :, K.S_MONEY], place)
+                vals = (win, so[:, :, score_col], place)
                 for i, v in enumerate(vals):
                     seat[i, part] += v
                     for s, e in enumerate(row):
@@ -364,14 +365,15 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
         above_sq += (won * won).sum(axis=0)
     same, checked = (), 0
     if check_identical and f > 1:
-        same, checked = identical_pairs(entries, orders, seed, rules, deck), CHECK_DEALS
+        same, checked = identical_pairs(entries, orders, seed, rules, deck, game=game), CHECK_DEALS
     return Tournament(tuple(entries), p, orders, design, deals, seed, independent,
                       ent_sum, ent_sq, seat_sum, seat_sq, above, above_sq, tie, pairs, shared,
-                      same, checked)
+                      same, checked, game)
 
 
 def _rows(m: Matchup, so, go, first: int, deal0: int, seating: int, win, enum) -> pl.DataFrame:
     n, p = so.shape[0], m.players
+    score = m.spec.score
     frame = rows_frame(m, so, go, first)
     lead = pl.DataFrame({
         "deal": np.repeat(np.arange(deal0, deal0 + n, dtype=np.int64), p),
@@ -380,14 +382,14 @@ def _rows(m: Matchup, so, go, first: int, deal0: int, seating: int, win, enum) -
     return pl.concat([lead, frame], how="horizontal").with_columns(
         pl.col("strategy").cast(pl.String).cast(enum),
         win=pl.Series(win.reshape(-1) / WIN_UNITS),
-    ).select("deal", "permutation", "game", "seat", "strategy", "place", "money", "win",
-             pl.exclude("deal", "permutation", "game", "seat", "strategy", "place", "money", "win"))
+    ).select("deal", "permutation", "game", "seat", "strategy", "place", score, "win",
+             pl.exclude("deal", "permutation", "game", "seat", "strategy", "place", score, "win"))
 
 
 # ---------------------------------------------------------------- identical play
-def identical_pairs(entries: tuple[str, ...], orders: np.ndarray, seed: int, rules: Rules | None = None,
-                    deck: Deck | None = None, deals: int = CHECK_DEALS,
-                    screen: int = SCREEN_DEALS) -> tuple[tuple[str, str], ...]:
+def identical_pairs(entries: tuple[str, ...], orders: np.ndarray, seed: int, rules=None,
+                    deck=None, deals: int = CHECK_DEALS,
+                    screen: int = SCREEN_DEALS, game: str = DEFAULT_GAME) -> tuple[tuple[str, str], ...]:
     """The pairs of entries (in field order) that play identical games in this
     setting: for each seat ``i``, the first seating of ``orders`` with entry
     ``a`` at seat ``i`` and ``b`` at the table is played, and so is the same
@@ -397,15 +399,16 @@ def identical_pairs(entries: tuple[str, ...], orders: np.ndarray, seed: int, rul
     are never reported when a single checked game tells them apart. A pair
     is first compared on ``screen`` deals and only if those match on the
     rest, so a field of different strategies costs a few hundred games."""
-    rules = rules or Rules()
-    deck = deck or default_deck()
+    g = get_game(game)
+    rules = rules or g.default_rules()
+    deck = deck or g.default_deck()
     flat = [tuple(r) for r in orders.reshape(-1, orders.shape[-1]).tolist()]
     p = len(flat[0])
     screen = min(screen, deals)
     cache: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     def play(row: tuple[int, ...], first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-        so, go = play_chunk(Matchup(p, tuple(entries[e] for e in row), rules, deck), seed, first, n)
+        so, go = play_chunk(Matchup(p, tuple(entries[e] for e in row), rules, deck, game), seed, first, n)
         return so.copy(), go.copy()
 
     def screened(row):
@@ -455,7 +458,7 @@ def variance_reduction(dup: Tournament, ind: Tournament) -> pl.DataFrame:
 
 
 def compare_independent(entries: tuple[str, ...], players: int, deals: int, seed: int,
-                        rules: Rules | None = None, deck: Deck | None = None, design: str = "all"
+                        rules=None, deck=None, design: str = "all"
                         ) -> tuple[Tournament, Tournament, pl.DataFrame]:
     """Play the tournament on duplicate and on independent deals (the same
     seatings, the same number of games) and return both with :func:`variance_reduction`."""

@@ -58,9 +58,7 @@ from typing import Callable
 import numpy as np
 
 from zsim.errors import ZsimError
-from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.deck import Deck, default_deck
-from zsim.games.zahltag.rules import Rules
+from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import DEFAULT_CHUNK, MAX_GAME_INDEX, MAX_SEED, Matchup, play_chunk
 from zsim.strategy import Param
 from zsim.strategy_registry import parse_one, registry
@@ -122,22 +120,24 @@ class TuneResult:
 
 
 # ---------------------------------------------------------------- setup checks
-def tunable_params(strategy: str) -> tuple[Param, ...]:
-    """The parameters of ``strategy`` (a bare name), or a one-line error."""
+def tunable_params(strategy: str, game: str = DEFAULT_GAME) -> tuple[Param, ...]:
+    """The parameters of ``strategy`` (a bare name), or a one-line error. The
+    parameters every strategy of the game shares (Zahlemann's ``forget``: how
+    a person plays, not a choice of the strategy) are not tuned."""
     name = strategy.strip()
     if ":" in name:
         raise ZsimError(f"give the strategy to tune as a bare name (all its parameters are tuned), "
                         f"got {strategy!r}")
-    parse_one(name)                      # unknown name -> the registry's own message
-    params = registry()[name].params
+    parse_one(name, game)                # unknown name -> the registry's own message
+    params = registry(game)[name].params[len(get_game(game).strategies.common_params):]
     if not params:
         raise ZsimError(f"strategy {name} has no parameters to tune")
     return params
 
 
-def parse_field(vs: str, players: int) -> tuple[str, ...]:
+def parse_field(vs: str, players: int, game: str = DEFAULT_GAME) -> tuple[str, ...]:
     """``--vs``: one spec for every other seat, or exactly ``players - 1`` specs."""
-    specs = [parse_one(s) for s in vs.split(",")]
+    specs = [parse_one(s, game) for s in vs.split(",")]
     if len(specs) == 1:
         return tuple(specs * (players - 1))
     if len(specs) != players - 1:
@@ -156,9 +156,10 @@ def seating(spec: str, field: tuple[str, ...], seat: int) -> tuple[str, ...]:
     return tuple(seats)
 
 
-def candidate_spec(name: str, params: tuple[Param, ...], values: dict[str, float]) -> str:
+def candidate_spec(name: str, params: tuple[Param, ...], values: dict[str, float],
+                   game: str = DEFAULT_GAME) -> str:
     """The canonical spec of a candidate (what the engine will read)."""
-    return parse_one(":".join([name, *(f"{p.name}={values[p.name]!r}" for p in params)]))
+    return parse_one(":".join([name, *(f"{p.name}={values[p.name]!r}" for p in params)]), game)
 
 
 def representable(params: tuple[Param, ...], values: dict[str, float]) -> dict[str, float]:
@@ -173,9 +174,9 @@ def representable(params: tuple[Param, ...], values: dict[str, float]) -> dict[s
 
 
 # ---------------------------------------------------------------- playing deals
-def deal_win_shares(spec: str, field: tuple[str, ...], rules: Rules, deck: Deck, seed: int,
+def deal_win_shares(spec: str, field: tuple[str, ...], rules, deck, seed: int,
                     first: int, deals: int, chunk: int = DEFAULT_CHUNK,
-                    on_games: Callable[[int], None] | None = None) -> np.ndarray:
+                    on_games: Callable[[int], None] | None = None, game: str = DEFAULT_GAME) -> np.ndarray:
     """Win share of ``spec`` per deal, averaged over its seats: float64 [deals].
 
     Deal *d* is game index ``first + d`` of ``seed``, played ``players``
@@ -183,13 +184,14 @@ def deal_win_shares(spec: str, field: tuple[str, ...], rules: Rules, deck: Deck,
     of every chunk played (a progress report)."""
     players = len(field) + 1
     out = np.zeros(deals, np.float64)
-    tables = [Matchup(players, seating(spec, field, s), rules, deck) for s in range(players)]
+    tables = [Matchup(players, seating(spec, field, s), rules, deck, game) for s in range(players)]
+    place = get_game(game).seat_index("place")
     done = 0
     while done < deals:
         n = min(chunk, deals - done)
         for s, m in enumerate(tables):
             seat_out, _ = play_chunk(m, seed, first + done, n)
-            top = seat_out[:, :, K.S_PLACE] == 1
+            top = seat_out[:, :, place] == 1
             out[done:done + n] += top[:, s] / np.maximum(top.sum(axis=1), 1)
             if on_games is not None:
                 on_games(n)
@@ -277,8 +279,8 @@ def _optimizer_class(name: str):
 
 
 def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
-         batch: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES, rules: Rules | None = None,
-         deck: Deck | None = None, optimizer: str = DEFAULT_OPTIMIZER,
+         batch: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES, rules=None,
+         deck=None, optimizer: str = DEFAULT_OPTIMIZER, game: str = DEFAULT_GAME,
          on_candidate: Callable[[int, int, dict[str, float], float], None] | None = None,
          on_games: Callable[[int], None] | None = None) -> TuneResult:
     """Search ``strategy``'s parameters for the best win share against
@@ -294,14 +296,15 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
     evaluation alike (at most :func:`planned_games` in all)."""
     import nevergrad as ng
 
-    rules = rules or Rules()
-    deck = deck or default_deck()
+    spec = get_game(game)
+    rules = rules or spec.default_rules()
+    deck = deck or spec.default_deck()
     players = len(field) + 1
-    params = tunable_params(strategy)
+    params = tunable_params(strategy, game)
     name = strategy.strip()
     batch = auto_batch(budget, players) if batch is None else batch
     check_tune_args(players, budget, batch, eval_games, seed)
-    Matchup(players, seating(name, field, 0), rules, deck)   # rules, deck and players checked once
+    Matchup(players, seating(name, field, 0), rules, deck, game)   # rules, deck and players checked once
 
     plan = plan_budget(budget, batch, players)
     cls = _optimizer_class(optimizer)
@@ -324,9 +327,9 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
             for i in range(plan.candidates):
                 cand = opt.ask()
                 values = representable(params, cand.value)
-                share = float(deal_win_shares(candidate_spec(name, params, values), field, rules,
+                share = float(deal_win_shares(candidate_spec(name, params, values, game), field, rules,
                                               deck, seed, next_deal, plan.deals_per_candidate,
-                                              on_games=on_games).mean())
+                                              on_games=on_games, game=game).mean())
                 next_deal += plan.deals_per_candidate
                 opt.tell(cand, -share)
                 scores.setdefault(key(values), []).append(share)
@@ -346,9 +349,9 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
     if plan.race_deals:
         for k in finalists:
             values = dict(zip((p.name for p in params), k))
-            race.append(float(deal_win_shares(candidate_spec(name, params, values), field, rules,
+            race.append(float(deal_win_shares(candidate_spec(name, params, values, game), field, rules,
                                               deck, seed, next_deal, plan.race_deals,
-                                              on_games=on_games).mean()))
+                                              on_games=on_games, game=game).mean()))
         winner = finalists[int(np.argmax(race))]       # first of equals: the recommendation
         next_deal += plan.race_deals
     else:
@@ -357,16 +360,16 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
 
     tuning_deals = next_deal - TUNE_FIRST
     assert TUNE_FIRST + tuning_deals <= EVAL_FIRST      # the search never reaches the fresh deals
-    best_spec = candidate_spec(name, params, best)
-    default_spec = parse_one(name)
+    best_spec = candidate_spec(name, params, best, game)
+    default_spec = parse_one(name, game)
     eval_deals = eval_games // players
     best_deals = deal_win_shares(best_spec, field, rules, deck, seed, EVAL_FIRST, eval_deals,
-                                 on_games=on_games)
+                                 on_games=on_games, game=game)
     if best_spec == default_spec:
         default_deals = best_deals
     else:
         default_deals = deal_win_shares(default_spec, field, rules, deck, seed, EVAL_FIRST, eval_deals,
-                                        on_games=on_games)
+                                        on_games=on_games, game=game)
 
     tuning_games = (plan.candidates * plan.deals_per_candidate
                     + len(race) * plan.race_deals) * players

@@ -101,10 +101,19 @@ def preference_key(combination: Holding) -> tuple:
 
 
 # ---------------------------------------------------------------- the choices
-@lru_cache(maxsize=1 << 16)
-def makeable(holding: Holding) -> dict[int, Holding]:
+#: where no combination makes the debt exactly, the least overpayment exceeds it
+#: by less than the largest coin (50): without any one of its coins it falls
+#: below the debt, or it would not be the least
+MAX_EXCESS = DENOMINATIONS[0] - 1
+
+
+@lru_cache(maxsize=1 << 14)
+def makeable(holding: Holding, limit: int | None = None) -> dict[int, Holding]:
     """Every value some combination of ``holding`` makes exactly, mapped to the
-    preferred combination making it (0 maps to the empty combination).
+    preferred combination making it (0 maps to the empty combination); with
+    ``limit``, only the values up to it (the same combinations: partial sums
+    only grow as denominations are added, so values above ``limit`` are
+    dropped as they appear).
 
     Dynamic programme from the 1s up to the 50s: ``best_i[v]`` is the preferred
     combination of denominations ``i..5`` worth ``v``. The preferred full
@@ -125,6 +134,8 @@ def makeable(holding: Holding) -> dict[int, Holding]:
             rest_key = tuple(-n for n in rest)
             for k in range(have + 1):
                 v = v_rest + k * d
+                if limit is not None and v > limit:
+                    break
                 key = (k + rest_count, -k) + rest_key
                 if v not in keys or key < keys[v]:
                     keys[v] = key
@@ -135,14 +146,17 @@ def makeable(holding: Holding) -> dict[int, Holding]:
 
 def exact_payment(holding: Holding, debt: int) -> Holding | None:
     """The preferred combination worth exactly ``debt``, or None if none is."""
-    return makeable(tuple(holding)).get(debt)
+    return makeable(tuple(holding), debt).get(debt)
 
 
 def least_overpayment(holding: Holding, debt: int) -> Holding | None:
     """The combination worth more than ``debt`` by the least (ties by
     preference), or None if the whole holding is worth ``debt`` or less."""
-    table = makeable(tuple(holding))
+    table = makeable(tuple(holding), debt + MAX_EXCESS)
     above = [v for v in table if v > debt]
+    if not above and value(holding) > debt:     # only where an exact payment exists too
+        table = makeable(tuple(holding))
+        above = [v for v in table if v > debt]
     return table[min(above)] if above else None
 
 
@@ -160,7 +174,7 @@ def make_change(holding: Holding, amount: int) -> Holding:
     """The change a winner holding ``holding`` returns for an excess of
     ``amount``: the preferred combination of the largest value not above
     ``amount`` that ``holding`` makes exactly (possibly nothing)."""
-    table = makeable(tuple(holding))
+    table = makeable(tuple(holding), amount)
     return table[max(v for v in table if v <= amount)]
 
 

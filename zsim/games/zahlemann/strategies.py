@@ -18,7 +18,9 @@ kind       when                                            options
 A decision is asked exactly when at least one card may be played; nothing is
 asked (and nothing drawn from a strategy's stream) otherwise.
 
-A strategy gets a :class:`SeatView`: only what its seat may know. A strategy
+A strategy gets a :class:`SeatView`: only what its seat may know (a strategy
+that looks at nothing but the options says so with a ``choose(options)``
+method, and the decider then builds no view). A strategy
 whose ``fair`` is False (a labelled baseline, never a fair result) also gets
 an :class:`OracleView` with every hidden card.
 
@@ -80,7 +82,11 @@ class RandomStrategy:
         self.stream, self.forget = stream, forget
 
     def decide(self, view: SeatView):
-        return view.options[self.stream.below(len(view.options))]
+        return self.choose(view.options)
+
+    def choose(self, options: tuple):
+        """The decision from the options alone (all this strategy looks at)."""
+        return options[self.stream.below(len(options))]
 
 
 class FirstStrategy:
@@ -94,7 +100,10 @@ class FirstStrategy:
         self.forget = forget
 
     def decide(self, view: SeatView):
-        return view.options[0]
+        return self.choose(view.options)
+
+    def choose(self, options: tuple):
+        return options[0]
 
 
 def make_strategy(name: str, key: int, seat: int, forget: float = 0.0):
@@ -118,6 +127,9 @@ class StrategyDecider:
 
     def decide(self, game, seat: int, kind: str, options: tuple):
         strategy = self.strategies[seat]
+        choose = getattr(strategy, "choose", None)
+        if choose is not None:          # it reads only the options: no view to build
+            return choose(tuple(options))
         view = game.seat_view(seat, kind, options)
         if getattr(strategy, "fair", True):
             return strategy.decide(view)

@@ -44,7 +44,7 @@ from zsim.rng import below_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
 
 # strategy dispatch: generated for the installed strategies (see strategy_registry)
-adjust_nb = dispatcher().adjust_nb
+adjust_nb = dispatcher("zahltag").adjust_nb
 
 PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type
 

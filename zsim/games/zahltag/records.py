@@ -21,7 +21,7 @@ SHUFFLE_REASONS = {E.SHUFFLE_IN_A_ROW: "payday_in_a_row", E.SHUFFLE_FORCED: "for
 
 
 def _play_logged(matchup, seed: int, game: int):
-    ids, params = strategy_arrays(list(matchup.strategies))
+    ids, params = strategy_arrays(matchup.game, list(matchup.strategies))
     size = 1 << 14
     while True:
         log = np.zeros(size, np.int64)
@@ -47,7 +47,7 @@ def decode(matchup, seed: int, game: int, log: np.ndarray, seat_out: np.ndarray)
             stacks = a[4 * p:4 * p + 4]
         elif code == E.LOG_DECK:
             events.append({
-                "e": "start", "players": p, "seed": seed, "game": game,
+                "e": "start", "name": "zahltag", "players": p, "seed": seed, "game": game,
                 "rules": matchup.rules.as_dict(), "jobs": matchup.deck.job_dict(),
                 "hands": hands, "stacks": stacks,
                 "money": [matchup.rules.start_money] * p,

@@ -204,7 +204,7 @@ class Game:
         # 4. (drawn here, see docs/rules.md) shuffle the jobs and paydays into one deck
         cards = list(range(len(self.job_needs))) + [K.PAYDAY] * self.rules.payday_cards
         self.draw_pile = self.chance.setup_deck(cards)
-        self.emit("start", players=self.n, seed=self.seed, game=self.game_index,
+        self.emit("start", name="zahltag", players=self.n, seed=self.seed, game=self.game_index,
                   rules=self.rules.as_dict(), jobs=self.jobs_json,
                   hands=[list(h) for h in hands], stacks=list(stacks),
                   money=[p.money for p in self.players],

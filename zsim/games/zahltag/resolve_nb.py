@@ -13,7 +13,7 @@ from zsim.games.zahltag.moves_nb import owned_nb
 from zsim.jit import hot_inline
 from zsim.strategy_registry import dispatcher
 
-bid_nb = dispatcher().bid_nb
+bid_nb = dispatcher("zahltag").bid_nb
 
 
 @hot_inline

@@ -6,7 +6,7 @@ others, and bids high only when no opponent can cover the job.
 """
 from __future__ import annotations
 
-from strategies._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
+from strategies.zahltag._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
                                 unopposed_or_nb)
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_covers_nb, hand_size_nb

@@ -1,0 +1,172 @@
+"""Helpers the Zahlemann strategies share (not a strategy: the underscore hides it).
+
+Every helper is a numba kernel over the contract's arrays (see
+``strategies/zahlemann/__init__.py``) and none allocates. The one-liners are
+``hot_inline``; the ones with loops are ``hot`` (compiled once and called),
+since every strategy is inlined into the game loop and inlining each helper
+into each of them doubled the engine's compile time. The fair ones
+read only the deciding seat's own hand, its ``passed`` hand, hand *sizes*
+and the public pile (the oracle reads the other hands itself).
+
+Words used below:
+
+- the *unknown* cards: those the seat cannot place: neither in its hand nor
+  in the discard pile (the other hands and the draw pile together);
+- a hand's *cover*: the cards it could answer if they were the top (every
+  card sharing a value or a colour with some card of the hand);
+- the *block chance* of a card: the chance that the next player cannot
+  match it when it is the top, the next player's hand taken as drawn at
+  random from the unknown cards (less those the seat knows it holds).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from zsim.games.zahlemann import constants as K
+from zsim.jit import hot, hot_inline
+
+ONE = np.int64(1)
+
+
+@hot_inline
+def popcount_nb(x):
+    """The number of cards in the bitmask ``x``."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)                     # no multiply: numba's int64 one is `mul nsw` (no wrap)
+    x = x + (x >> 16)
+    return (x + (x >> 32)) & 0x7F
+
+
+@hot_inline
+def card_of_nb(bit):
+    """The card int of a one-bit mask."""
+    return popcount_nb(bit - 1)
+
+
+@hot_inline
+def value_nb(card):
+    """The card's face value: 1, 2, 5, 10, 20 or 50."""
+    return K.VALUES[card // K.N_COLOURS]
+
+
+@hot_inline
+def matching_nb(card):
+    """The cards that may go on ``card``: its value or its colour."""
+    return K.VALUE_MASK[card // K.N_COLOURS] | K.COLOUR_MASK[card % K.N_COLOURS]
+
+
+@hot
+def hand_value_nb(hand):
+    """What a player holding ``hand`` pays when someone goes out."""
+    total = 0
+    for v in range(K.N_VALUES):
+        total += popcount_nb(hand & K.VALUE_MASK[v]) * K.VALUES[v]
+    return total
+
+
+@hot
+def cover_nb(hand):
+    """Every card ``hand`` could answer as the top (value or colour shared)."""
+    out = np.int64(0)
+    for i in range(K.N_VALUES):          # N_VALUES == N_COLOURS
+        if hand & K.VALUE_MASK[i] != 0:
+            out |= K.VALUE_MASK[i]
+        if hand & K.COLOUR_MASK[i] != 0:
+            out |= K.COLOUR_MASK[i]
+    return out
+
+
+@hot
+def unknown_nb(seat, hands, discards, pub):
+    """The cards the seat cannot place: the other hands and the draw pile."""
+    seen = hands[seat]
+    for i in range(pub[K.PUB_N_DISCARDS]):
+        seen |= ONE << discards[i]
+    return K.ALL_CARDS & ~seen
+
+
+@hot_inline
+def next_seat_nb(seat, card, pub, rules):
+    """The seat that will have to answer ``card`` (a 50 under ``fifty_skips``
+    skips the next player)."""
+    n = pub[K.PUB_PLAYERS]
+    if card // K.N_COLOURS == K.V50 and rules[K.R_FIFTY_SKIPS] != 0:
+        return (seat + 2) % n
+    return (seat + 1) % n
+
+
+@hot_inline
+def passes_nb(card, rules):
+    """Whether playing ``card`` passes every hand on (a 2 under ``two_passes_hands``)."""
+    return card // K.N_COLOURS == K.V2 and rules[K.R_TWO_PASSES_HANDS] != 0
+
+
+@hot_inline
+def known_next_nb(seat, nxt, passed, unknown):
+    """Cards the seat knows ``nxt`` holds: what it passed on to its left
+    neighbour this round and has not seen again (fair: its own ``passed``)."""
+    if nxt != (seat + 1) % passed.shape[0]:
+        return np.int64(0)
+    return passed[seat] & unknown
+
+
+@hot
+def no_match_chance_nb(match, size, known, unknown):
+    """The chance that a hand of ``size`` cards, ``known`` of them known and
+    the rest drawn at random from ``unknown`` less ``known``, holds none of
+    ``match`` (hypergeometric)."""
+    if known & match != 0:
+        return 0.0
+    pool = popcount_nb(unknown & ~known)
+    bad = popcount_nb(match & unknown & ~known)
+    p = 1.0
+    for i in range(size - popcount_nb(known)):
+        if pool - i <= 0:
+            break
+        p *= (pool - bad - i) / (pool - i)
+        if p <= 0.0:
+            return 0.0
+    return p
+
+
+@hot
+def block_chance_nb(seat, card, hand_after, hands, passed, unknown, pub, rules):
+    """The chance that the player answering ``card`` cannot match it. After a
+    passing 2 they hold ``hand_after`` (the seat's own hand, passed on), so
+    the answer is certain."""
+    match = matching_nb(card)
+    if passes_nb(card, rules):
+        return 1.0 if hand_after & match == 0 else 0.0
+    nxt = next_seat_nb(seat, card, pub, rules)
+    return no_match_chance_nb(match, popcount_nb(hands[nxt]),
+                              known_next_nb(seat, nxt, passed, unknown), unknown)
+
+
+@hot_inline
+def highest_nb(options):
+    """The highest-valued card of ``options`` (of several, the first in card order)."""
+    for v in range(K.N_VALUES - 1, -1, -1):
+        m = options & K.VALUE_MASK[v]
+        if m != 0:
+            return card_of_nb(m & -m)
+    return -1
+
+
+@hot
+def best_shed_nb(options, hand, unknown, w_value, w_cover):
+    """The option with the best ``w_value * value + w_cover * live cover of
+    the hand left`` (the cover counted over the unknown cards, the tops the
+    seat may face); ties go to the first in card order."""
+    best = -1
+    best_score = -1e300
+    x = options
+    while x != 0:
+        bit = x & -x
+        x ^= bit
+        card = card_of_nb(bit)
+        score = w_value * value_nb(card) + w_cover * popcount_nb(cover_nb(hand & ~bit) & unknown)
+        if score > best_score:
+            best, best_score = card, score
+    return best

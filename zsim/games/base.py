@@ -1,0 +1,171 @@
+"""What a game gives the harness: one :class:`Game` object per game.
+
+zsim's harness (runs, run folders, precision stops, backends, tournaments,
+tuning, records, benchmarks, reports) never imports a game's modules by
+name; it asks the game object. A game is a package ``zsim/games/<name>/``
+(or any installed package registered under the entry-point group
+``zsim.games``) whose ``game.py`` defines ``GAME``, an instance of a
+:class:`Game` subclass. ``docs/games.md`` walks through adding one.
+
+The object itself must be cheap to import: it names the game's modules and
+imports its numba kernels only when a method needs them, so that playing one
+game never compiles another.
+
+The engine's outputs are two int64 arrays per chunk of ``n`` games:
+``seat_out [n, P, S]`` and ``game_out [n, G]``. Their first columns are
+named by :attr:`Game.seat_columns` and :attr:`Game.game_columns` (the
+``--out`` table has one column for each); a seat column named ``place``
+(1 = best, ties share) and the :attr:`Game.score` column are required, since
+every game's summary reports win share, mean place and the score with
+intervals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import numpy as np
+
+from zsim.errors import ZsimError
+from zsim.strategy import Param
+
+
+@dataclass(frozen=True)
+class Column:
+    """One named column of the engine's output (and of the ``--out`` table)."""
+
+    name: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class SummaryColumn:
+    """A per-seat figure of the summary table: the mean of a seat column
+    (``kind="mean"``) or the share of games where it is not 0 (``"share"``)."""
+
+    name: str          # the summary's column
+    source: str        # the seat column it is made from
+    kind: str = "mean"
+    meaning: str = ""
+
+
+@dataclass(frozen=True)
+class StrategyContract:
+    """What a strategy of a game defines, and where the game's strategies live.
+
+    ``kernels`` maps each numba function a strategy module must define to
+    its argument list (without the dispatch id): the dispatcher the registry
+    generates calls ``module.<name>(<args>)``. ``common_params`` are
+    parameters every strategy of the game has, before its own
+    (``params[0..]`` of the kernels). ``doc`` says what a fair strategy may
+    read (``zsim strategies --game`` prints it)."""
+
+    package: str                            # built-ins: the modules of this package
+    kernels: tuple[tuple[str, str], ...]    # (function name, its arguments)
+    default: str                            # the strategy of every seat when none is given
+    common_params: tuple[Param, ...] = ()
+    doc: str = ""
+
+
+class Game:
+    """The base of every game object. Subclasses set the class attributes and
+    implement the methods that raise ``NotImplementedError``."""
+
+    name: str = ""
+    title: str = ""
+    description: str = ""
+    min_players: int = 2
+    max_players: int = 4
+    default_players: int = 4
+    rule_specs: tuple = ()
+    strategies: StrategyContract
+    #: the seat column that decides places, summarised as ``<score_label>_mean/_ci95/_sd``
+    score: str = "money"
+    score_label: str = "money"
+    seat_columns: tuple[Column, ...] = ()
+    game_columns: tuple[Column, ...] = ()
+    #: game columns whose int values are labels (the ``--out`` table stores the labels)
+    categories: dict[str, tuple[str, ...]] = {}
+    summary_columns: tuple[SummaryColumn, ...] = ()
+    #: whether ``--deck FILE`` means something for this game
+    has_deck: bool = False
+    #: the column of ``game_out`` that counts illegal decisions (the harness refuses a chunk with any)
+    illegal_column: int = -1
+    #: the strategies :meth:`reference_rows` plays with code of the reference engine's own
+    #: (None: every strategy of the game)
+    reference_strategies: tuple[str, ...] | None = None
+
+    # -------------------------------------------------------------- rules and data
+    def default_rules(self):
+        raise NotImplementedError
+
+    def parse_rules(self, options: Iterable[str], players: int | None = None):
+        """``--rule key=value`` strings into validated rules (one line on bad input)."""
+        raise NotImplementedError
+
+    def rules_from_dict(self, data: dict[str, Any]):
+        raise NotImplementedError
+
+    def default_deck(self):
+        """The game's data for ``--deck`` (None when it has none)."""
+        return None
+
+    def load_deck(self, path: str | None):
+        if path is not None:
+            raise ZsimError(f"{self.name} has no --deck (it plays a fixed set of cards)")
+        return None
+
+    def check(self, matchup) -> None:
+        """Refuse a matchup the game cannot play (rules against players, deck)."""
+        matchup.rules.validate(matchup.players)
+
+    def manifest_extras(self, matchup) -> dict:
+        """What the run folder's manifest keeps besides players, strategies and rules."""
+        return {}
+
+    def describe_setup(self, matchup) -> str:
+        """A few words for the summary's first line (e.g. the deck's name)."""
+        return ""
+
+    # -------------------------------------------------------------- the engine
+    @property
+    def n_seat_stats(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def n_game_stats(self) -> int:
+        raise NotImplementedError
+
+    def play_chunk_into(self, matchup, seed: int, first: int, n: int, ids: np.ndarray,
+                        params: np.ndarray, seat_out: np.ndarray, game_out: np.ndarray) -> None:
+        """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``."""
+        raise NotImplementedError
+
+    def seat_index(self, name: str) -> int:
+        for i, c in enumerate(self.seat_columns):
+            if c.name == name:
+                return i
+        raise KeyError(f"{self.name} has no seat column {name!r}")
+
+    # -------------------------------------------------------------- records
+    def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
+        raise NotImplementedError
+
+    def to_jsonl(self, events: list[dict]) -> str:
+        raise NotImplementedError
+
+    def check_record(self, events: list[dict]) -> None:
+        """Replay a record with the reference engine; ZsimError naming the first wrong line."""
+        raise NotImplementedError
+
+    def play_by_play(self, events: list[dict]) -> str:
+        raise NotImplementedError
+
+    # -------------------------------------------------------------- the reference engine
+    def reference_rows(self, matchup, seed: int, game: int) -> tuple[np.ndarray, np.ndarray]:
+        """One game played by the reference engine, as (seat row [P, S], game row [G])
+        with the fast engine's columns (the conformance suite compares them)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<zsim game {self.name}>"

@@ -1,0 +1,117 @@
+"""The fast Zahlemann engine from Python: validate, allocate, call the kernels.
+
+:func:`play_chunk` plays games ``first .. first + n - 1`` of a seed through
+the numba engine (``engine_nb.py``, ``batch_nb.py``) into int64 tables whose
+columns are ``constants.SEAT_COLUMNS`` and ``constants.GAME_COLUMNS``;
+:func:`reference_rows` turns a reference :class:`~.reference.Result` into
+rows of the same columns, so the two engines compare cell by cell.
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from zsim.errors import ZsimError
+from zsim.games.zahlemann import constants as K
+from zsim.games.zahlemann.rules import Rules
+
+#: games per parallel task inside a chunk
+BLOCK = 64
+
+
+def rules_array(rules: Rules) -> np.ndarray:
+    """The int64 array the kernels read (slots ``constants.R_*``); ``notice``
+    travels beside it as a float."""
+    a = np.zeros(K.N_RULES, dtype=np.int64)
+    a[K.R_HAND_SIZE] = rules.hand_size
+    a[K.R_MONEY] = K.MONEY_MODES.index(rules.money)
+    a[K.R_CHANGE] = K.CHANGE_MODES.index(rules.change)
+    a[K.R_MAX_ROUNDS] = rules.max_rounds
+    a[K.R_MAX_TURNS] = rules.max_turns
+    a[K.R_ONE_PLAYS_AGAIN] = int(rules.one_plays_again)
+    a[K.R_FIFTY_SKIPS] = int(rules.fifty_skips)
+    a[K.R_TWO_PASSES_HANDS] = int(rules.two_passes_hands)
+    a[K.R_COINS:K.R_COINS + K.N_DENOMINATIONS] = rules.coins
+    return a
+
+
+def strategy_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(ids [P], params [P, max_params]) of Zahlemann strategy specs; params[:, 0] is forget."""
+    from zsim.strategy_registry import strategy_arrays as arrays
+
+    return arrays("zahlemann", list(specs))
+
+
+def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
+              seat_out: np.ndarray, game_out: np.ndarray, block: int = BLOCK) -> None:
+    """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``
+    of ``seat_out`` and ``game_out`` (the harness's call; nothing checked)."""
+    from zsim.games.zahlemann.batch_nb import play_batch_nb
+
+    rules_a, notice = rules_array(rules), float(rules.notice)
+    _compile_the_game_first(rules_a, notice, ids, params)
+    play_batch_nb(np.uint64(seed), first, n, rules_a, notice, ids, params, seat_out, game_out, block)
+
+
+def _compile_the_game_first(rules_a, notice, ids, params) -> None:
+    """Compile (or load) ``play_game_nb`` by playing one game on its own before
+    the parallel driver first runs. Compiled inside the parallel driver's
+    compile, the same kernel took about twice as long (cold starts of 45-58 s
+    against 23-28 s on the 2-core machine, most of the difference system time)."""
+    from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
+
+    if play_game_nb.signatures:
+        return
+    players = len(ids)
+    play_game_nb(np.uint64(0), rules_a, notice, ids, params, new_workspace_nb(players),
+                 np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
+
+
+def play_chunk(players: int, rules: Rules, specs: list[str], seed: int, first: int, n: int,
+               threads: int | None = None, block: int = BLOCK):
+    """Play games ``first .. first + n - 1`` of ``seed``; returns (seat_out
+    [n, P, N_SEAT_STATS], game_out [n, N_GAME_STATS]), int64. Raises
+    ZsimError if a strategy gave an illegal answer (that game stopped there)."""
+    rules.validate(players)
+    if len(specs) != players:
+        raise ZsimError(f"{len(specs)} strategies for {players} players")
+    if block < 1:
+        raise ValueError(f"block must be at least 1, not {block}")
+    ids, params = strategy_arrays(specs)
+    seat_out = np.zeros((n, players, K.N_SEAT_STATS), np.int64)
+    game_out = np.zeros((n, K.N_GAME_STATS), np.int64)
+    before = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        play_into(rules, seed, first, n, ids, params, seat_out, game_out, block)
+    finally:
+        numba.set_num_threads(before)
+    bad = np.flatnonzero(game_out[:, K.G_ILLEGAL])
+    if bad.size:
+        g = int(bad[0])
+        seat = int(game_out[g, K.G_ILLEGAL]) - 1
+        raise ZsimError(f"strategy {specs[seat]} (seat {seat}) gave an illegal answer in game "
+                        f"{first + g} of seed {seed} ({bad.size} game(s) of {n} stopped)")
+    return seat_out, game_out
+
+
+def reference_rows(result) -> tuple[np.ndarray, np.ndarray]:
+    """A reference :class:`~.reference.Result` as (seat rows [P, N_SEAT_STATS],
+    game row [N_GAME_STATS]) with the fast engine's columns."""
+    seat = np.zeros((result.players, K.N_SEAT_STATS), np.int64)
+    for s in range(result.players):
+        seat[s, :K.S_COINS] = (
+            result.totals[s], result.places[s], result.rounds_won[s], result.paid[s],
+            result.received[s], int(result.bankrupt[s]), result.cards_played[s],
+            result.cards_drawn[s], result.penalty_draws[s], result.forgotten[s],
+            result.noticed[s], result.shortfall[s])
+        if not isinstance(result.coins[s], int):
+            seat[s, K.S_COINS:K.S_COINS + K.N_DENOMINATIONS] = result.coins[s]
+    game = np.zeros(K.N_GAME_STATS, np.int64)
+    game[:K.G_BANK] = (result.rounds, result.void_rounds, result.turns, result.reshuffles,
+                       K.END_REASONS.index(result.end_reason), result.change_shortfall,
+                       result.bonus_plays, result.skips, result.hand_passes)
+    if result.bank is not None:
+        game[K.G_BANK:K.G_BANK + K.N_DENOMINATIONS] = result.bank
+    return seat, game

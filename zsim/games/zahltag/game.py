@@ -1,0 +1,136 @@
+"""Zahltag's game object: what the harness needs, imported lazily."""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from zsim.games.base import Column, Game, StrategyContract, SummaryColumn
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.rules import RULE_SPECS
+
+_ARGS = "seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng"
+
+BID_COLUMNS = tuple(f"bids_{b}" for b in range(1, K.BID_BINS)) + (f"bids_{K.BID_BINS}plus",)
+
+
+class Zahltag(Game):
+    name = "zahltag"
+    title = "Zahltag"
+    description = "firms bid for jobs with hidden offer cards and pay their idle workers at every payday"
+    min_players, max_players, default_players = K.MIN_PLAYERS, K.MAX_PLAYERS, 4
+    rule_specs = RULE_SPECS
+    strategies = StrategyContract(
+        package="strategies.zahltag",
+        kernels=(("adjust_nb", _ARGS), ("bid_nb", "seat, need, " + _ARGS[len("seat, "):])),
+        default="simple",
+        doc="adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng) "
+            "-> an adjustment code; bid_nb(seat, need, params, ...) -> 0 (pass) or 1..max_bid. "
+            "A fair strategy reads only its own row of hand, public facts and its own stream 1 + seat.")
+    score = "money"
+    seat_columns = (
+        Column("money", "final money"),
+        Column("place", "1 = best; tied seats share a place"),
+        Column("jobs_won", "jobs awarded (a tie counts for every tied winner)"),
+        Column("job_income", "net money from awards"),
+        Column("payday_paid", "money paid at paydays"),
+        Column("penalty_paid", "cap penalties paid (over_cap=penalize)"),
+        Column("penalty_received", "cap penalties received"),
+        Column("eliminated", "0 = survived, else the elimination's number"),
+        Column("bids", "jobs this seat bid on"),
+        Column("idle_at_payday", "cards counted at the executed paydays"),
+        Column("final_cards", "worker cards owned at the end"),
+        Column("final_table", "of them on the table"),
+        Column("bid_sum", "sum of the bids made"),
+    ) + tuple(Column(name, "bids of this size") for name in BID_COLUMNS)
+    game_columns = (
+        Column("turns", "turns taken"),
+        Column("paydays", "paydays executed"),
+        Column("jobs_revealed", "job cards revealed"),
+        Column("jobs_no_bid", "jobs everybody passed"),
+        Column("jobs_one_bid", "jobs with one bidder"),
+        Column("jobs_tied", "jobs won by a tie"),
+        Column("end_reason", "fifth_payday or last_player"),
+        Column("eliminations", "seats eliminated"),
+        Column("reshuffles", "shuffles after the setup shuffle"),
+        Column("lead_changes", "times the sole money leader changed"),
+    )
+    categories = {"end_reason": K.END_REASONS}
+    summary_columns = (
+        SummaryColumn("jobs_won", "jobs_won", "mean", "jobs won per game"),
+        SummaryColumn("job_income", "job_income", "mean", "net money from awards per game"),
+        SummaryColumn("payday_paid", "payday_paid", "mean", "money paid at paydays per game"),
+        SummaryColumn("eliminated_share", "eliminated", "share", "share of games the seat was eliminated"),
+    )
+    has_deck = True
+    illegal_column = K.G_ILLEGAL
+    reference_strategies = ("random", "simple")
+
+    # -------------------------------------------------------------- rules and data
+    def default_rules(self):
+        from zsim.games.zahltag.rules import Rules
+        return Rules()
+
+    def parse_rules(self, options: Iterable[str], players: int | None = None):
+        from zsim.games.zahltag.rules import parse_rule_options
+        rules = parse_rule_options(options)
+        if players is not None:
+            rules.validate(players)
+        return rules
+
+    def rules_from_dict(self, data):
+        from zsim.games.zahltag.rules import Rules
+        return Rules.from_dict(data)
+
+    def default_deck(self):
+        from zsim.games.zahltag.deck import default_deck
+        return default_deck()
+
+    def load_deck(self, path):
+        from zsim.games.zahltag.deck import load_deck
+        return load_deck(path)
+
+    def check(self, matchup) -> None:
+        matchup.rules.validate(matchup.players)
+        matchup.deck.check_supply(matchup.rules.supply)
+
+    def manifest_extras(self, matchup) -> dict:
+        return {"deck": {"name": matchup.deck.name, "needs": matchup.deck.needs.tolist()}}
+
+    def describe_setup(self, matchup) -> str:
+        return f"deck {matchup.deck.name}"
+
+    # -------------------------------------------------------------- the engine
+    n_seat_stats = K.N_SEAT_STATS
+    n_game_stats = K.N_GAME_STATS
+
+    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out) -> None:
+        from zsim.games.zahltag.batch_nb import play_batch_nb
+        from zsim.runner import BLOCK
+        play_batch_nb(np.uint64(seed), first, n, matchup.rules.as_array(), matchup.deck.needs, ids,
+                      params, seat_out, game_out, BLOCK)
+
+    # -------------------------------------------------------------- records
+    def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
+        from zsim.games.zahltag.records import record_games
+        return record_games(matchup, seed, games)
+
+    def to_jsonl(self, events: list[dict]) -> str:
+        from zsim.games.zahltag.records import to_jsonl
+        return to_jsonl(events)
+
+    def check_record(self, events: list[dict]) -> None:
+        from zsim.games.zahltag.replay import check_record
+        check_record(events)
+
+    def play_by_play(self, events: list[dict]) -> str:
+        from zsim.games.zahltag.replay import play_by_play
+        return play_by_play(events)
+
+    def reference_rows(self, matchup, seed: int, game: int):
+        from zsim.games.zahltag.reference import play_reference
+        r = play_reference(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies), seed, game)
+        return np.asarray(r.seat_stats), np.asarray(r.game_stats)
+
+
+GAME = Zahltag()
