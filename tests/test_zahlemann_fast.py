@@ -173,11 +173,12 @@ for players, overrides, specs in cases:
 
 # a strategy answering -1 ("keep") to a decision that must play: the engine stops the game
 from zsim.games.zahlemann import constants as K
-from zsim.games.zahlemann.fast import play_into, strategy_arrays
+from zsim.games.zahlemann.fast import play_into
+from zsim.strategy_registry import strategy_arrays
 from zsim.games.zahlemann.reference import RuleError
 from zsim.errors import ZsimError
 
-ids, params = strategy_arrays(["first", "cheat"])
+ids, params = strategy_arrays("zahlemann", ["first", "cheat"])
 seats = np.zeros((50, 2, K.N_SEAT_STATS), np.int64)
 games = np.zeros((50, K.N_GAME_STATS), np.int64)
 play_into(Rules(), seed, 0, 50, ids, params, seats, games)

@@ -131,7 +131,8 @@ def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
 
 
 def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
-               seat_out: np.ndarray | None = None, game_out: np.ndarray | None = None):
+               seat_out: np.ndarray | None = None, game_out: np.ndarray | None = None,
+               block: int = BLOCK):
     """Play games ``first_game .. first_game + n_games - 1`` of ``m``'s game;
     returns the (seat_out [n, P, S], game_out [n, G]) arrays; raises
     ZsimError if any strategy made an illegal decision. Every game's chunks
@@ -141,9 +142,16 @@ def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
         seat_out = np.zeros((n_games, m.players, g.n_seat_stats), np.int64)
         game_out = np.zeros((n_games, g.n_game_stats), np.int64)
     ids, params = strategy_arrays(m.game, list(m.strategies))
-    g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out)
-    # an engine plays an illegal decision as a pass; a run built on one is not to be trusted
-    if g.illegal_column >= 0 and int(game_out[:n_games, g.illegal_column].sum()):
+    if block < 1:
+        raise ValueError(f"block must be at least 1, not {block}")
+    g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out, block)
+    # an engine plays an illegal decision as a pass (or stops the game); a run built on one is not to be trusted
+    bad = np.flatnonzero(game_out[:n_games, g.illegal_column]) if g.illegal_column >= 0 else ()
+    if len(bad):
+        who = g.illegal_detail(game_out[bad[0]], m.strategies)
+        if who:
+            raise ZsimError(f"{who} gave an illegal answer in game {first_game + int(bad[0])} of seed {seed} "
+                            f"({len(bad)} game(s) of {n_games} stopped)")
         raise ZsimError(f"a strategy made an illegal move (engine bug): games {first_game}.."
                         f"{first_game + n_games - 1}, seed {seed}, strategies {', '.join(m.strategies)}")
     return seat_out[:n_games], game_out[:n_games]
@@ -239,7 +247,7 @@ def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
     from zsim.backends import LocalBackend
     from zsim.runs import Plan, run
 
-    check_games_and_seed(games, seed)
+    check_games_and_seed(games, seed)       # before min(chunk, games) can hide a bad count
     result = run(Plan(m, seed, games, min(chunk, games)), LocalBackend(), on_arrays=on_chunk)
     if result.interrupted and not stop_on_interrupt:
         raise KeyboardInterrupt

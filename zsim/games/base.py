@@ -21,6 +21,7 @@ intervals.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
@@ -67,9 +68,10 @@ class StrategyContract:
     doc: str = ""
 
 
-class Game:
+class Game(ABC):
     """The base of every game object. Subclasses set the class attributes and
-    implement the methods that raise ``NotImplementedError``."""
+    implement the abstract methods (an abstract one left out makes the game
+    object impossible to create, so the registry refuses it at once)."""
 
     name: str = ""
     title: str = ""
@@ -96,15 +98,17 @@ class Game:
     reference_strategies: tuple[str, ...] | None = None
 
     # -------------------------------------------------------------- rules and data
+    @abstractmethod
     def default_rules(self):
-        raise NotImplementedError
+        """The rules with every option at its default."""
 
+    @abstractmethod
     def parse_rules(self, options: Iterable[str], players: int | None = None):
         """``--rule key=value`` strings into validated rules (one line on bad input)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def rules_from_dict(self, data: dict[str, Any]):
-        raise NotImplementedError
+        """Rules from a record's or manifest's ``rules`` object."""
 
     def default_deck(self):
         """The game's data for ``--deck`` (None when it has none)."""
@@ -128,18 +132,20 @@ class Game:
         return ""
 
     # -------------------------------------------------------------- the engine
-    @property
-    def n_seat_stats(self) -> int:
-        raise NotImplementedError
+    #: the widths of ``seat_out`` and ``game_out`` (at least the named columns)
+    n_seat_stats: int = 0
+    n_game_stats: int = 0
 
-    @property
-    def n_game_stats(self) -> int:
-        raise NotImplementedError
-
+    @abstractmethod
     def play_chunk_into(self, matchup, seed: int, first: int, n: int, ids: np.ndarray,
-                        params: np.ndarray, seat_out: np.ndarray, game_out: np.ndarray) -> None:
-        """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``."""
-        raise NotImplementedError
+                        params: np.ndarray, seat_out: np.ndarray, game_out: np.ndarray,
+                        block: int) -> None:
+        """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``,
+        ``block`` games per parallel task (the results never depend on it)."""
+
+    def illegal_detail(self, game_out_row: np.ndarray, strategies) -> str:
+        """Who made a game's illegal decision, when the engine says ("" if not)."""
+        return ""
 
     def seat_index(self, name: str) -> int:
         for i, c in enumerate(self.seat_columns):
@@ -148,24 +154,27 @@ class Game:
         raise KeyError(f"{self.name} has no seat column {name!r}")
 
     # -------------------------------------------------------------- records
+    @abstractmethod
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
-        raise NotImplementedError
+        """The records of ``games`` of ``seed`` (lists of events)."""
 
+    @abstractmethod
     def to_jsonl(self, events: list[dict]) -> str:
-        raise NotImplementedError
+        """One record as JSON lines."""
 
+    @abstractmethod
     def check_record(self, events: list[dict]) -> None:
         """Replay a record with the reference engine; ZsimError naming the first wrong line."""
-        raise NotImplementedError
 
+    @abstractmethod
     def play_by_play(self, events: list[dict]) -> str:
-        raise NotImplementedError
+        """A record told for a person."""
 
     # -------------------------------------------------------------- the reference engine
+    @abstractmethod
     def reference_rows(self, matchup, seed: int, game: int) -> tuple[np.ndarray, np.ndarray]:
         """One game played by the reference engine, as (seat row [P, S], game row [G])
         with the fast engine's columns (the conformance suite compares them)."""
-        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<zsim game {self.name}>"

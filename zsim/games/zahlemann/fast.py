@@ -1,6 +1,6 @@
 """The fast Zahlemann engine from Python: validate, allocate, call the kernels.
 
-:func:`play_chunk` plays games ``first .. first + n - 1`` of a seed through
+:func:`play_into` plays games ``first .. first + n - 1`` of a seed through
 the numba engine (``engine_nb.py``, ``batch_nb.py``) into int64 tables whose
 columns are ``constants.SEAT_COLUMNS`` and ``constants.GAME_COLUMNS``;
 :func:`reference_rows` turns a reference :class:`~.reference.Result` into
@@ -11,7 +11,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from zsim.errors import ZsimError
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.rules import Rules
 
@@ -33,13 +32,6 @@ def rules_array(rules: Rules) -> np.ndarray:
     a[K.R_TWO_PASSES_HANDS] = int(rules.two_passes_hands)
     a[K.R_COINS:K.R_COINS + K.N_DENOMINATIONS] = rules.coins
     return a
-
-
-def strategy_arrays(specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(ids [P], params [P, max_params]) of Zahlemann strategy specs; params[:, 0] is forget."""
-    from zsim.strategy_registry import strategy_arrays as arrays
-
-    return arrays("zahlemann", list(specs))
 
 
 def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
@@ -69,31 +61,21 @@ def _compile_the_game_first(rules_a, notice, ids, params) -> None:
 
 def play_chunk(players: int, rules: Rules, specs: list[str], seed: int, first: int, n: int,
                threads: int | None = None, block: int = BLOCK):
-    """Play games ``first .. first + n - 1`` of ``seed``; returns (seat_out
-    [n, P, N_SEAT_STATS], game_out [n, N_GAME_STATS]), int64. Raises
-    ZsimError if a strategy gave an illegal answer (that game stopped there)."""
-    rules.validate(players)
-    if len(specs) != players:
-        raise ZsimError(f"{len(specs)} strategies for {players} players")
-    if block < 1:
-        raise ValueError(f"block must be at least 1, not {block}")
-    ids, params = strategy_arrays(specs)
-    seat_out = np.zeros((n, players, K.N_SEAT_STATS), np.int64)
-    game_out = np.zeros((n, K.N_GAME_STATS), np.int64)
+    """Play games ``first .. first + n - 1`` of ``seed`` through the harness's
+    one path (:func:`zsim.runner.play_chunk`, which refuses illegal answers),
+    on ``threads`` numba threads; returns fresh (seat_out [n, P, N_SEAT_STATS],
+    game_out [n, N_GAME_STATS]) int64 arrays."""
+    from zsim.runner import Matchup
+    from zsim.runner import play_chunk as harness_chunk
+
+    m = Matchup(players, tuple(specs), rules, game="zahlemann")
     before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
     try:
-        play_into(rules, seed, first, n, ids, params, seat_out, game_out, block)
+        return harness_chunk(m, seed, first, n, block=block)
     finally:
         numba.set_num_threads(before)
-    bad = np.flatnonzero(game_out[:, K.G_ILLEGAL])
-    if bad.size:
-        g = int(bad[0])
-        seat = int(game_out[g, K.G_ILLEGAL]) - 1
-        raise ZsimError(f"strategy {specs[seat]} (seat {seat}) gave an illegal answer in game "
-                        f"{first + g} of seed {seed} ({bad.size} game(s) of {n} stopped)")
-    return seat_out, game_out
 
 
 def reference_rows(result) -> tuple[np.ndarray, np.ndarray]:

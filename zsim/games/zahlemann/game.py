@@ -82,9 +82,13 @@ class Zahlemann(Game):
         return Rules.from_dict(data)
 
     # -------------------------------------------------------------- the engine
-    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out) -> None:
+    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block) -> None:
         from zsim.games.zahlemann.fast import play_into
-        play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out)
+        play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block)
+
+    def illegal_detail(self, game_out_row, strategies) -> str:
+        seat = int(game_out_row[K.G_ILLEGAL]) - 1        # the engine writes 1 + the seat
+        return f"strategy {strategies[seat]} (seat {seat})" if seat >= 0 else ""
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
