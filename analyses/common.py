@@ -128,11 +128,18 @@ DEFINITIONS = {
 }
 
 
-def field_specs(spec: str | None, seats: int) -> list[str]:
+def field_specs(spec: str | None, seats: int, game: str = "zahltag") -> list[str]:
     """The strategies that fill ``seats`` seats: one spec for all, or a comma
-    list used in turn."""
-    text = spec if spec and spec.strip() else DEFAULT_FIELD
-    specs = [parse_one(s) for s in text.split(",")]
+    list used in turn (default: Zahltag's ``simple``, another game's default
+    strategy)."""
+    if spec and spec.strip():
+        text = spec
+    elif game == "zahltag":
+        text = DEFAULT_FIELD
+    else:
+        from zsim.games import get_game
+        text = get_game(game).strategies.default
+    specs = [parse_one(s, game) for s in text.split(",")]
     if any(not s for s in specs):
         raise ZsimError(f"--field {spec!r} has an empty entry")
     return list(islice(cycle(specs), seats))

@@ -42,6 +42,8 @@ class Collector:
     seat_metrics: list = field(default_factory=list)
     game_metrics: list = field(default_factory=list)
     money_hist: bool = False
+    #: rows -> one row per game (the game's own figures): Zahltag's by default
+    frame: Callable[[pl.DataFrame, list[str], int], pl.DataFrame] = stats.game_frame
     out: Collected = field(default_factory=Collected)
 
     def add(self, rows: pl.DataFrame, players: int) -> None:
@@ -53,7 +55,7 @@ class Collector:
                        stats.ratio_products(self.seat_metrics))
         self.out.seat = stats.merge(self.out.seat, s, [*self.keys, *self.seat_by])
         if self.game_metrics:
-            g = stats.game_frame(rows, self.keys, players)
+            g = self.frame(rows, self.keys, players)
             cols = stats.metric_columns(self.game_metrics) + stats.seat_win_columns(players)
             gs = stats.sums(g, self.keys, cols, stats.ratio_products(self.game_metrics))
             self.out.game = stats.merge(self.out.game, gs, self.keys)
@@ -73,7 +75,8 @@ def play_points(points: list[Point], seed: int, collectors: list[Collector],
             extra = [pl.lit(v).alias(k) for k, v in point.key.items()]
             if point.tested_seat is not None:
                 extra.append((pl.col("seat") == point.tested_seat).alias("tested"))
-            extra.append((pl.col("job_income") - pl.col("payday_paid")).alias("net_income"))
+            if "job_income" in rows.columns:          # Zahltag's rows
+                extra.append((pl.col("job_income") - pl.col("payday_paid")).alias("net_income"))
             rows = rows.with_columns(extra).with_columns(pl.col("strategy").cast(pl.String))
             for c in collectors:
                 c.add(rows, point.matchup.players)

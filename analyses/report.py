@@ -286,18 +286,19 @@ def _html_findings(findings: Sequence[str]) -> list[str]:
     return ['<ul class="findings">', *(f"<li>{_e(x)}</li>" for x in findings), "</ul>"]
 
 
-def _html_document(meta: dict, command: str, sections: list[_Section], findings: Sequence[str]) -> str:
+def _html_document(meta: dict, command: str, sections: list[_Section], findings: Sequence[str],
+                   title: str = "zsim report") -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>zsim report</title>",
+        f"<title>{_e(title)}</title>",
         f"<style>{_CSS}</style>",
         "</head>",
         "<body>",
-        "<h1>zsim report</h1>",
+        f"<h1>{_e(title)}</h1>",
     ]
     if findings:
         out.append(f'<h2 id="findings">{FINDINGS_HEADING}</h2>')
@@ -404,8 +405,9 @@ def _fence(code: str) -> str:
     return "`" * max(3, longest + 1)
 
 
-def _md_document(meta: dict, command: str, sections: list[_Section], findings: Sequence[str]) -> str:
-    out = ["# zsim report", ""]
+def _md_document(meta: dict, command: str, sections: list[_Section], findings: Sequence[str],
+                 title: str = "zsim report") -> str:
+    out = [f"# {title}", ""]
     if findings:
         out += ['<a name="findings"></a>', f"## {FINDINGS_HEADING}", "", *_md_findings(findings)]
     out += ['<a name="run"></a>', f"## {RUN_HEADING}", ""]
@@ -450,7 +452,7 @@ def _close_all(results: list[AnalysisResult]) -> None:
 
 
 def _render(results: list[AnalysisResult], meta: dict, command_text: str, findings: Sequence[str],
-            folder: Path) -> list[str]:
+            folder: Path, title: str = "zsim report") -> list[str]:
     """Write the figures and both documents into `folder`; returns the
     relative paths written."""
     written = []
@@ -472,15 +474,16 @@ def _render(results: list[AnalysisResult], meta: dict, command_text: str, findin
         figure_files.append(files)
     findings = [str(x) for x in findings]
     sections = _plan(results, slugs, figure_files, bool(findings))
-    (folder / "index.html").write_text(_html_document(meta, command_text, sections, findings),
+    (folder / "index.html").write_text(_html_document(meta, command_text, sections, findings, title),
                                        encoding="utf-8")
-    (folder / "report.md").write_text(_md_document(meta, command_text, sections, findings),
+    (folder / "report.md").write_text(_md_document(meta, command_text, sections, findings, title),
                                       encoding="utf-8")
     return written + ["index.html", "report.md"]
 
 
 def write_report(results: list[AnalysisResult], meta: dict, command: str | list[str] | tuple[str, ...],
-                 out_dir: str | Path, findings: Sequence[str] = ()) -> tuple[Path, Path]:
+                 out_dir: str | Path, findings: Sequence[str] = (), title: str = "zsim report"
+                 ) -> tuple[Path, Path]:
     """Write index.html, report.md, figures/*.png and the manifest
     .zsim-report.json to `out_dir`.
 
@@ -488,7 +491,7 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str | list[
     dicts, shown compactly); `command` is the command line that reproduces
     the report (a list is shell-quoted); `findings`, plain sentences, open
     the report as its "Key findings" (before the run table; none, no such
-    part). Returns (html path, markdown path).
+    part); `title` heads both documents. Returns (html path, markdown path).
     Raises ZsimError, and writes nothing, when `out_dir` holds anything an
     earlier report did not write (see check_target), and OutputError when a
     file cannot be written (the old report, if any, is then left as it was).
@@ -503,7 +506,7 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str | list[
         except OSError as exc:
             raise output_error(exc, str(out_dir)) from None
         try:
-            written = _render(results, meta, command_text, findings, tmp)
+            written = _render(results, meta, command_text, findings, tmp, title)
             write_manifest(tmp, written)                  # last: it lists the others
             check_target(out_dir)     # the folder may have changed while we rendered
             swap_into_place(tmp, out_dir)

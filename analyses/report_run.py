@@ -19,26 +19,35 @@ from zsim.strategy_registry import registry
 PERTURBATIONS = 3
 
 
-def builtin_field() -> tuple[str, ...]:
-    """Every fair strategy that ships with zsim (plugins are left out)."""
-    return tuple(name for name, info in registry().items()
+def builtin_field(game: str = "zahltag") -> tuple[str, ...]:
+    """Every fair strategy of ``game`` that ships with zsim (plugins are left out)."""
+    return tuple(name for name, info in registry(game).items()
                  if info.fair and info.module.startswith("strategies."))
 
 
 @dataclass(frozen=True)
-class Plan:
+class ReportPlan:
+    """What a report of ``GAME`` plays: its analyses' settings and the tournament's deals."""
     players: list[int]
     field: str | None
     games: int
     deals: int
     seed: int
-    rules: Rules
-    deck: Deck
+    rules: object
+
+    GAME = "zahltag"
 
     def tournament_seatings(self, p: int) -> int:
+        """Games per deal of the built-in tournament at ``p`` players."""
         from zsim.tournament import seatings
 
-        return len(seatings(len(builtin_field()), p, "rotations")[0])
+        return len(seatings(len(builtin_field(self.GAME)), p, "rotations")[0])
+
+
+@dataclass(frozen=True)
+class Plan(ReportPlan):
+    rules: Rules
+    deck: Deck
 
     def total_games(self) -> int:
         total = tradeoff.total_games(self.players, self.field, self.games, self.rules, self.deck)
@@ -50,13 +59,15 @@ class Plan:
         return total + sum(pt.games for pt in main + know)
 
 
-def tournament_result(plan: Plan, p: int, advance) -> AnalysisResult:
+def tournament_result(plan, p: int, advance, game: str = "zahltag") -> AnalysisResult:
+    """The built-in field of ``game`` on duplicate deals at ``p`` players (``plan``
+    gives deals, seed, rules and, for a game with one, the deck)."""
     from analyses import head_to_head
     from zsim.tournament import run_tournament
 
-    entries = builtin_field()
-    t = run_tournament(entries, p, plan.deals, plan.seed, plan.rules, plan.deck, design="rotations",
-                       on_games=advance)
+    entries = builtin_field(game)
+    t = run_tournament(entries, p, plan.deals, plan.seed, plan.rules, getattr(plan, "deck", None),
+                       design="rotations", on_games=advance, game=game)
     table = (t.strategies()
              .rename({"win_ci95": "win_share_ci95", "money_ci95": "money_mean_ci95",
                       "place_ci95": "mean_place_ci95"})
@@ -218,21 +229,34 @@ def _tournament_lines(results: list[AnalysisResult]) -> list[str]:
     return ["Tournament of the built-in field, most wins: " + ", ".join(parts) + "."]
 
 
-def glossary() -> AnalysisResult:
+def glossary(definitions: dict[str, str] | None = None, game: str = "zahltag", example: str =
+             "such as games with an elimination") -> AnalysisResult:
+    """The report's last section: what every column (``definitions``, by default
+    Zahltag's) and every strategy of ``game`` means."""
     from analyses.common import DEFINITIONS
 
-    t = pl.DataFrame({"column": list(DEFINITIONS), "meaning": list(DEFINITIONS.values())})
-    reg = registry()
+    definitions = DEFINITIONS if definitions is None else definitions
+    t = pl.DataFrame({"column": list(definitions), "meaning": list(definitions.values())})
+    reg = registry(game)
     names = sorted(reg)
     strategies = pl.DataFrame({"strategy": names, "plays": [reg[n].description for n in names],
                                "fair": [reg[n].fair for n in names]})
     return AnalysisResult("glossary", "What the columns and strategies mean",
                           "A mean or a share of games carries its 95% interval as \"value ± half-width\" "
                           "(normal intervals; a ratio of sums uses the delta method with the game as the "
-                          "unit). A rate of rare events, such as games with an elimination, carries its "
+                          f"unit). A rate of rare events, {example}, carries its "
                           "Wilson interval as \"value [lo, hi]\", and a count of zero reads \"< hi\", "
                           "about 3.84 / games. docs/analyses.md gives every formula.",
                           {"Columns": t, "Strategies": strategies})
+
+
+def machine() -> str:
+    """The machine and the library versions, for a report's run table."""
+    import numba
+    import numpy
+
+    return (f"{platform.machine()}, {numba.config.NUMBA_NUM_THREADS} threads; python {platform.python_version()}, "
+            f"numba {numba.__version__}, numpy {numpy.__version__}, polars {pl.__version__}")
 
 
 def command(plan: Plan, out: str) -> str:
@@ -255,9 +279,6 @@ def command(plan: Plan, out: str) -> str:
 def metadata(plan: Plan, elapsed: float) -> dict:
     from datetime import datetime, timezone
 
-    import numba
-    import numpy
-
     return {"zsim version": __version__,
             "created (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "players": plan.players,
@@ -270,6 +291,4 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "deck": f"{plan.deck.name} ({plan.deck.n_jobs} jobs)",
             "games played": plan.total_games(),
             "elapsed (s)": f"{elapsed:.1f}",
-            "machine": f"{platform.machine()}, {numba.config.NUMBA_NUM_THREADS} threads; "
-                       f"python {platform.python_version()}, numba {numba.__version__}, numpy {numpy.__version__}, "
-                       f"polars {pl.__version__}"}
+            "machine": machine()}

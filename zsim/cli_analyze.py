@@ -155,9 +155,59 @@ def _players(players: int) -> int:
     return players
 
 
-@click.group()
-def analyze():
-    """Balance analyses: tables with 95% intervals, plots with error bars."""
+class GameAnalyses(click.Group):
+    """``zsim analyze [--game NAME] ANALYSIS``: each game has its own analyses;
+    Zahltag's are this group's own commands, another game's live in its group."""
+
+    def _own(self, game: str, ctx, name: str):
+        if game == "zahltag":
+            return click.Group.get_command(self, ctx, name)
+        return _load(ANALYSES[game]).get_command(ctx, name)
+
+    def _game(self, ctx) -> str:
+        from zsim.cli_options import game_of
+
+        game = game_of((ctx.params.get("game") if ctx is not None else None) or "zahltag")
+        if game.name != "zahltag" and game.name not in ANALYSES:
+            raise ZsimError(f"{game.title} has no analyses in zsim yet; `zsim simulate --game {game.name}` "
+                            f"and `zsim tournament --game {game.name}` play it")
+        return game.name      # an unknown game was refused in one line naming the known ones
+
+    def list_commands(self, ctx):
+        game = self._game(ctx)
+        if game == "zahltag":
+            return click.Group.list_commands(self, ctx)
+        return _load(ANALYSES[game]).list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        game = self._game(ctx)
+        command = self._own(game, ctx, name)
+        if command is None and not ctx.resilient_parsing:
+            others = [g for g in ("zahltag", *ANALYSES) if g != game and self._own(g, ctx, name) is not None]
+            where = f" ({name!r} is an analysis of {', '.join(others)})" if others else ""
+            raise ZsimError(f"{game} has no analysis {name!r}{where}; its analyses: "
+                            f"{', '.join(self.list_commands(ctx))}")
+        return command
+
+
+#: game -> "module:group" of its analyses (Zahltag's are the group's own commands)
+ANALYSES = {"zahlemann": "zsim.cli_analyze_zahlemann:analyze_zahlemann"}
+
+
+def _load(where: str) -> click.Group:
+    import importlib
+
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@click.group(cls=GameAnalyses)
+@click.option("--game", "-g", "game", default="zahltag", show_default=True, metavar="NAME", is_eager=True,
+              help="the game whose analyses to run (zahlemann: players, variants, hand-size, money, forget)")
+def analyze(game):
+    """Balance analyses: tables with 95% intervals, plots with error bars.
+
+    Zahltag's are listed below; `zsim analyze --game zahlemann --help` lists Zahlemann's."""
 
 
 @analyze.command("hand-size")
@@ -306,27 +356,51 @@ def tradeoff_cmd(players_list, targets, costs, hand_sizes, deck, games, seed, fi
 @click.option("--out", required=True, metavar="DIR", help="folder for index.html, report.md and figures/")
 @QUIET
 @THREADS
-def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads):
+@click.option("--game", "-g", "game", default="zahltag", show_default=True, metavar="NAME",
+              help="the game to report on (zahltag or zahlemann)")
+def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads, game):
     """Every analysis, the built-in tournament and the run's metadata as an HTML
     and Markdown report with PNG plots."""
     from analyses import report_run
-    from analyses.report import check_target, write_report
+    from analyses.report import check_target
+    from zsim.cli_options import game_deck, game_of
     from zsim.games.zahltag.deck import load_deck
+
+    g = game_of(game)
+    if g.name != "zahltag":
+        game_deck(g, deck)                     # a --deck for a game without one: one line
+        if g.name not in ANALYSES:
+            raise ZsimError(f"{g.title} has no report in zsim yet")
+        from zsim.cli_analyze_zahlemann import report as game_report
+        return game_report(players_list, games, tournament_games, seed, field, rules, out, quiet, threads)
 
     plist = _parse_int_list(players_list, "--players", 2, 4)
     r, d = _rules(rules), load_deck(deck)
     _check_games_seed(games, seed)
+    deals = tournament_deals(tournament_games, games)
+    target = Path(check_given(out, "--out"))
+    check_target(target)
+    play_report(report_run, report_run.Plan(plist, field, games, deals, seed, r, d), out, target, quiet, threads)
+
+
+def tournament_deals(tournament_games: int | None, games: int) -> int:
+    """``--tournament-games``, by default a twentieth of ``--games``."""
     deals = tournament_games if tournament_games is not None else max(1, games // 20)
     if deals < 1:
         raise ZsimError(f"--tournament-games must be at least 1, got {deals}")
-    target = Path(check_given(out, "--out"))
-    check_target(target)
-    plan = report_run.Plan(plist, field, games, deals, seed, r, d)
+    return deals
+
+
+def play_report(module, plan, out: str, target: Path, quiet: bool, threads, title: str = "zsim report") -> None:
+    """Play a report's ``plan`` (``module`` gives run, metadata, key_findings and
+    command), write it to ``target`` and print its key findings."""
+    from analyses.report import write_report
+
     started = time.time()
-    results = _play("report", plan.total_games(), quiet, threads, lambda adv: report_run.run(plan, adv))
-    meta = report_run.metadata(plan, time.time() - started)
-    findings = report_run.key_findings(results)
-    html, md = write_report(results, meta, report_run.command(plan, out), target, findings=findings)
+    results = _play("report", plan.total_games(), quiet, threads, lambda adv: module.run(plan, adv))
+    meta = module.metadata(plan, time.time() - started)
+    findings = module.key_findings(results)
+    html, md = write_report(results, meta, module.command(plan, out), target, findings=findings, title=title)
     click.echo("Key findings")
     for line in findings:
         click.echo(f"- {line}")

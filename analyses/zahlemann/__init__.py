@@ -1,0 +1,1 @@
+"""Zahlemann & Söhne's analyses and report (``zsim analyze --game zahlemann``)."""

@@ -1,0 +1,289 @@
+"""Zahlemann & Söhne's balance questions: the seats and the player count,
+the variants, the dealt hand size, and real coins against plain totals.
+
+Each analysis returns an :class:`AnalysisResult` (tables with their 95%
+intervals, figures with error bars, findings written from the numbers).
+What the figures mean is in :mod:`analyses.zahlemann.measure`; what forgetting
+'Zahlemann' costs is in :mod:`analyses.zahlemann.forget`.
+"""
+from __future__ import annotations
+
+import textwrap
+
+import polars as pl
+
+from analyses import common
+from analyses.players import p_text
+from analyses.result import AnalysisResult
+from analyses.zahlemann import measure
+from analyses.zahlemann.measure import Setting
+from zsim.errors import ZsimError
+
+VARIANT_KEYS = ("one_plays_again", "fifty_skips", "two_passes_hands")
+VARIANTS = (("none", {}), *((k, {k: True}) for k in VARIANT_KEYS), ("all three", {k: True for k in VARIANT_KEYS}))
+MONEY_SETTINGS = (("coins, change from the receiver", {}), ("coins, no change", {"change": "none"}),
+                  ("coins, change from the bank", {"change": "bank"}), ("totals, paid exactly", {"money": "total"}))
+MONEY_KEYS = ("money", "change")
+HAND_SIZES = tuple(range(3, 9))
+
+
+def refuse_keys(options, keys, analysis: str) -> None:
+    """A ``--rule`` of a key the analysis sweeps itself is refused in one line."""
+    for item in options:
+        key = str(item).partition("=")[0].strip()
+        if key in keys:
+            raise ZsimError(f"--rule {key} is swept by the {analysis} analysis; leave it out "
+                            f"(the analysis sets {', '.join(keys)} itself)")
+
+
+def _skill_text(field: pl.DataFrame) -> str:
+    rows = [r for r in field.iter_rows(named=True) if r.get("skill_edge") is not None]
+    return ", ".join(f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players" for r in rows)
+
+
+def _x_offsets(n_series: int, width: float = 0.24) -> list[float]:
+    if n_series < 2:
+        return [0.0]
+    return [-width / 2 + width * i / (n_series - 1) for i in range(n_series)]
+
+
+def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: str,
+            categorical: bool = False, par_for: str | None = None):
+    """One panel per metric against ``x_col``, a series per player count."""
+    fig, axes = common.figure(ncols=len(metrics), width=4.4, height=3.6)
+    plist = sorted(set(t["players"].to_list()))
+    xs = list(dict.fromkeys(t[x_col].to_list()))
+    for ax, m in zip(axes[0], metrics):
+        for off, p in zip(_x_offsets(len(plist)), plist):
+            part = t.filter(pl.col("players") == p)
+            pos = [xs.index(v) + off if categorical else v for v in part[x_col].to_list()]
+            style = common.series_style(p)
+            if categorical:
+                style["linestyle"] = "none"        # no line between unordered settings
+            if m in ("money_range", "winner_margin") and p == 2:
+                continue    # two players: the survivor holds all the money, the same in every game
+            if f"{m}_lo" in part.columns:
+                common.errorbar_range(ax, pos, part[m].to_list(), part[f"{m}_lo"].to_list(),
+                                      part[f"{m}_hi"].to_list(), label=f"{p} players", **style)
+            else:
+                common.errorbar(ax, pos, part[m].to_list(), part[f"{m}_ci95"].to_list(), label=f"{p} players",
+                                **style)
+        if m == par_for:
+            ax.axhline(0.0, color="grey", linestyle=":", linewidth=1)
+        if categorical:
+            ax.set_xticks(range(len(xs)), [textwrap.fill(str(v).replace("_", " "), 11) for v in xs], fontsize=8)
+        else:
+            ax.set_xticks(xs)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(measure.label(m))
+    fig.suptitle(title)
+    common.legend_below(fig, axes[0][0])
+    return fig
+
+
+# ---------------------------------------------------------------- players
+SKILL = (measure.SKILLED, measure.WEAK)
+
+
+def players_points(players, field, games, rules, skill=SKILL):
+    return measure.points(players, [Setting({}, rules)], field, games, skill)
+
+
+def players_run(players: list[int], field: str | None, games: int, seed: int, rules,
+                advance=None, skill=SKILL) -> AnalysisResult:
+    """The start seat's advantage at each player count, and 2 against 4 side by side."""
+    pts = players_points(players, field, games, rules, skill)
+    m = measure.play(pts, ["players"], seed, advance)
+    cols = ["rounds", "turns_per_round", "game_turns", "winner_margin", "money_range", "round_cap_rate",
+            "seat_p", "seat_spread_pp", "penalty_draws"]
+    balance = measure.joined(m, ["players"], cols)
+    seats = measure.seat_table(m, ["players"])
+    field_names = ", ".join(dict.fromkeys(common.field_specs(field, 4, measure.GAME)))
+    findings = []
+    parts = []
+    for row in balance.iter_rows(named=True):
+        p = row["players"]
+        s = seats.filter(pl.col("players") == p).sort("seat")
+        first = s.row(0, named=True)
+        text = (f"{p} players: seat 0 {common.share_text(first['win_share'], first['win_share_ci95'])} against "
+                f"a par of {1 / p:.3f}")
+        if row["seat_p"] is not None and row["seat_p"] < 0.05:
+            hi = s.sort("win_share", descending=True).row(0, named=True)
+            lo = s.sort("win_share").row(0, named=True)
+            text += (f"; the seats are not even (p {p_text(row['seat_p'])}): seat {hi['seat']} "
+                     f"{hi['win_share']:.3f}, seat {lo['seat']} {lo['win_share']:.3f}")
+        else:
+            text += f", no seat gap found (p {p_text(row['seat_p'])})"
+        parts.append(text)
+    findings.append("The start seat (seat 0 leads the first round): " + "; ".join(parts) + ".")
+    findings.append("Game length: " + "; ".join(
+        f"{r['rounds']:.1f} ± {r['rounds_ci95']:.1f} rounds of {r['turns_per_round']:.1f} turns at "
+        f"{r['players']} players" for r in balance.iter_rows(named=True)) + ".")
+    findings.append(f"Skill ({skill[0]} in one seat among {skill[1]}, win share above par): "
+                    + _skill_text(balance) + ".")
+    figs = {
+        "Win share per seat at each player count (95% error bars; dotted: par)": _seat_figure(seats),
+        "2, 3 and 4 players side by side: rounds, turns per round, skill (95% error bars)":
+            _panels(balance, "players", ["rounds", "turns_per_round", "skill_edge"],
+                    "What the player count changes", "players", par_for="skill_edge"),
+    }
+    alts = {k: k for k in figs}
+    summary = (f"{field_names} in every seat at {', '.join(map(str, players))} players, {games:,} games each, "
+               f"seed {seed}; then {skill[0]} in one seat among {skill[1]} (every seat in turn) for "
+               f"the skill figure. Seat 0 leads the first round; later rounds follow the rules' start player. "
+               f"seat_p tests that every seat wins 1/players.")
+    return AnalysisResult("zahlemann-players", "Seats and player counts", summary,
+                          {"Balance per player count": balance, "Win share per seat": seats}, figs,
+                          {"players": players, "games_per_point": games, "seed": seed, "field": field_names},
+                          alts=alts, findings=findings, wide=tuple(figs)[1:])
+
+
+def _seat_figure(seats: pl.DataFrame):
+    fig, axes = common.figure(width=6.0, height=4.0)
+    ax = axes[0][0]
+    plist = sorted(set(seats["players"].to_list()))
+    for off, p in zip(_x_offsets(len(plist), 0.2), plist):
+        part = seats.filter(pl.col("players") == p)
+        style = common.series_style(p)
+        common.errorbar(ax, [s + off for s in part["seat"].to_list()], part["win_share"].to_list(),
+                        part["win_share_ci95"].to_list(), label=f"{p} players", **style)
+        ax.axhline(1.0 / p, color=style["color"], linestyle=":", linewidth=1)
+    ax.set_xticks(range(max(plist)))
+    ax.set_xlabel("seat (0 leads the first round)")
+    ax.set_ylabel("win share")
+    ax.set_title("Does the start seat win more?")
+    ax.legend(fontsize=9)
+    return fig
+
+
+# ---------------------------------------------------------------- variants
+def variant_settings(rules) -> list[Setting]:
+    return [Setting({"variant": name}, rules.with_overrides(over)) for name, over in VARIANTS]
+
+
+def variants_points(players, field, games, rules, skill=SKILL):
+    return measure.points(players, variant_settings(rules), field, games, skill)
+
+
+def variants_run(players: list[int], field: str | None, games: int, seed: int, rules,
+                 advance=None, skill=SKILL) -> AnalysisResult:
+    """Each variant alone and all three: game length, spread of outcomes, skill."""
+    pts = variants_points(players, field, games, rules, skill)
+    keys = ["players", "variant"]
+    m = measure.play(pts, keys, seed, advance)
+    t = measure.joined(m, keys, ["rounds", "turns_per_round", "winner_margin", "money_range", "seat_spread_pp",
+                                 "bonus_plays", "skips", "hand_passes"], variant_settings(rules))
+    findings = []
+    for p in players:
+        part = t.filter(pl.col("players") == p)
+        base = part.filter(pl.col("variant") == "none").row(0, named=True)
+        # two players: the game ends when one is bankrupt, so the other holds all the money
+        spread = p > 2
+        bits = []
+        for r in part.filter(pl.col("variant") != "none").iter_rows(named=True):
+            bits.append(f"{r['variant']} {r['rounds']:.1f} rounds ({r['rounds'] - base['rounds']:+.1f})"
+                        + (f", spread {r['money_range']:.0f}" if spread else "")
+                        + f", skill {r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f}")
+        findings.append(f"{p} players, printed rules: {base['rounds']:.1f} ± {base['rounds_ci95']:.1f} rounds, "
+                        + (f"richest less poorest {base['money_range']:.0f} ± {base['money_range_ci95']:.0f}, "
+                           if spread else "")
+                        + f"skill {base['skill_edge']:+.3f} ± {base['skill_edge_ci95']:.3f}; "
+                        + "; ".join(bits) + ".")
+    figs = {"What each variant does to game length, the spread of outcomes and skill (95% error bars)":
+            _panels(t, "variant", ["rounds", "money_range", "skill_edge"], "The variants", "variant",
+                    categorical=True, par_for="skill_edge")}
+    summary = (f"The printed rules (variant none), each variant alone and all three together, at "
+               f"{', '.join(map(str, players))} players; {games:,} games of the field per point and as many "
+               f"for the skill figure ({skill[0]} in one seat among {skill[1]}), seed {seed}. "
+               f"money_range is the richest seat's money less the poorest's; skill_edge is the skilled seat's "
+               f"win share above par. With two players a game ends when one of them is bankrupt, so the other "
+               f"holds all the money and the spread is the same in every game.")
+    return AnalysisResult("zahlemann-variants", "The variants", summary, {"Per variant": t}, figs,
+                          {"players": players, "games_per_point": games, "seed": seed},
+                          alts={k: k for k in figs}, findings=findings, wide=tuple(figs))
+
+
+# ---------------------------------------------------------------- hand size
+def hand_settings(rules, sizes) -> list[Setting]:
+    return [Setting({"hand_size": k}, rules.with_overrides({"hand_size": k})) for k in sizes]
+
+
+def hand_points(players, field, games, rules, sizes=HAND_SIZES, skill=SKILL):
+    return measure.points(players, hand_settings(rules, sizes), field, games, skill)
+
+
+def hand_run(players: list[int], field: str | None, games: int, seed: int, rules, advance=None,
+             sizes=HAND_SIZES, skill=SKILL) -> AnalysisResult:
+    """The dealt hand size against game length and skill."""
+    pts = hand_points(players, field, games, rules, sizes, skill)
+    keys = ["players", "hand_size"]
+    m = measure.play(pts, keys, seed, advance)
+    t = measure.joined(m, keys, ["rounds", "turns_per_round", "game_turns", "winner_margin", "money_range"],
+                       hand_settings(rules, sizes))
+    findings = []
+    for p in players:
+        part = t.filter(pl.col("players") == p)
+        lo, hi = part.row(0, named=True), part.row(-1, named=True)
+        best = part.sort("skill_edge", descending=True).row(0, named=True)
+        findings.append(f"{p} players: {lo['hand_size']} cards dealt give {lo['rounds']:.1f} rounds of "
+                        f"{lo['turns_per_round']:.1f} turns, {hi['hand_size']} give {hi['rounds']:.1f} of "
+                        f"{hi['turns_per_round']:.1f}; skill is largest at {best['hand_size']} cards "
+                        f"({best['skill_edge']:+.3f} ± {best['skill_edge_ci95']:.3f} above par).")
+    figs = {"Hand size against game length and skill (95% error bars)":
+            _panels(t, "hand_size", ["rounds", "turns_per_round", "skill_edge"], "The dealt hand size",
+                    "cards dealt (rule hand_size)", par_for="skill_edge")}
+    summary = (f"Rule hand_size {', '.join(map(str, sizes))} at {', '.join(map(str, players))} players; "
+               f"{games:,} games of the field per point and as many for the skill figure ({skill[0]} in one seat "
+               f"among {skill[1]}), seed {seed}.")
+    return AnalysisResult("zahlemann-hand-size", "The dealt hand size", summary, {"Per hand size": t}, figs,
+                          {"players": players, "games_per_point": games, "seed": seed, "hand_sizes": list(sizes)},
+                          alts={k: k for k in figs}, findings=findings, wide=tuple(figs))
+
+
+# ---------------------------------------------------------------- coins
+def money_settings(rules) -> list[Setting]:
+    return [Setting({"money": name}, rules.with_overrides(over)) for name, over in MONEY_SETTINGS]
+
+
+def money_points(players, field, games, rules):
+    return measure.points(players, money_settings(rules), field, games, skill=None)
+
+
+def money_run(players: list[int], field: str | None, games: int, seed: int, rules,
+              advance=None) -> AnalysisResult:
+    """Real coins against plain totals: how often change is missing, and what it costs."""
+    pts = money_points(players, field, games, rules)
+    keys = ["players", "money"]
+    m = measure.play(pts, keys, seed, advance)
+    t = measure.joined(m, keys, ["shortfall_rate", "shortfall_per_game", "shortfall_when_short",
+                                 "shortfall_share_of_paid", "rounds", "winner_margin", "money_range"],
+                       money_settings(rules))
+    findings = []
+    for p in players:
+        part = {r["money"]: r for r in t.filter(pl.col("players") == p).iter_rows(named=True)}
+        base, none = part[MONEY_SETTINGS[0][0]], part[MONEY_SETTINGS[1][0]]
+        total = part[MONEY_SETTINGS[3][0]]
+        findings.append(
+            f"{p} players: with change from the receiver, change is missing in "
+            f"{common.rate_text(base['shortfall_rate'], base['shortfall_rate_lo'], base['shortfall_rate_hi'])} "
+            f"of games, costing the payers {_num(base['shortfall_when_short'], base['shortfall_when_short_ci95'])} "
+            f"when it happens; with no change at all, "
+            f"{common.rate_text(none['shortfall_rate'], none['shortfall_rate_lo'], none['shortfall_rate_hi'])}"
+            f" and {_num(none['shortfall_when_short'], none['shortfall_when_short_ci95'])}. Games last "
+            f"{base['rounds']:.1f} rounds with coins and {total['rounds']:.1f} with totals.")
+    figs = {"Real coins against totals: games with missing change and game length (95% error bars)":
+            _panels(t, "money", ["shortfall_rate", "rounds"], "Coins and change", "how money is paid",
+                    categorical=True)}
+    summary = (f"The field at {', '.join(map(str, players))} players under four ways of paying: coins with "
+               f"change from the round's winner (the printed rule), coins with no change, coins with change "
+               f"from the bank, and plain totals paid exactly; {games:,} games each, seed {seed}. A shortfall "
+               f"is what a payer overpays because the change could not be made.")
+    return AnalysisResult("zahlemann-money", "Real coins against plain totals", summary, {"Per way of paying": t},
+                          figs, {"players": players, "games_per_point": games, "seed": seed},
+                          alts={k: k for k in figs}, findings=findings, wide=tuple(figs))
+
+
+def _num(value, ci) -> str:
+    if value is None:
+        return "nothing (it never happened)"
+    return f"{value:.1f} ± {ci:.1f}" if ci is not None else f"{value:.1f}"
