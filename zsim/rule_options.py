@@ -160,3 +160,30 @@ def with_overrides(rules, spec_by_key: dict[str, RuleSpec], pairs: dict[str, Any
     out = replace(rules, **changes)
     out.validate()
     return out
+
+
+class GameRules:
+    """What a game's frozen rules dataclass inherits: overrides checked by
+    ``SPECS`` (key -> RuleSpec) and the class's own ``validate()``, rules from a
+    record's object, and the record's form of itself."""
+
+    SPECS: dict = {}
+
+    def with_overrides(self, pairs: dict[str, Any]):
+        """A validated copy with ``key -> value`` overrides (values may be strings)."""
+        return with_overrides(self, self.SPECS, pairs)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]):
+        """Rules from a record's ``rules`` object; missing keys take their defaults."""
+        if not isinstance(data, dict):
+            raise ZsimError(f"rules must be an object of options, got {data!r}")
+        return cls().with_overrides(dict(data))
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option under its key, JSON-ready (the record's ``rules``)."""
+        out = {}
+        for key in self.SPECS:
+            value = getattr(self, key)
+            out[key] = list(value) if isinstance(value, tuple) else value
+        return out

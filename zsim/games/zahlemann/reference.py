@@ -51,6 +51,7 @@ from zsim.games.zahlemann import payment as pay
 from zsim.games.zahlemann.rules import Rules
 from zsim.games.zahlemann.strategies import (
     BONUS, DRAWN, KEEP, PLAY, STOP, OracleView, SeatView, StrategyDecider, make_strategy)
+from zsim.replaying import Recording
 from zsim.rng import PyStream, fisher_yates, game_key
 
 NAME = "zahlemann"
@@ -149,7 +150,7 @@ def places_of(totals: list) -> list:
 
 
 # ------------------------------------------------------------------ the game
-class Game:
+class Game(Recording):
     """One game; ``play()`` runs it to the end and returns its :class:`Result`.
 
     ``referee`` (replays) is told of every event as it is written, before it
@@ -190,13 +191,6 @@ class Game:
         self.bonus_plays = self.skips = self.hand_passes = 0
 
     # -------------------------------------------------------------- small helpers
-    def emit(self, e: str, **fields) -> None:
-        if self.record:
-            event = {"e": e, **fields}
-            if self.referee is not None:
-                self.referee.observe(self, len(self.events), event)
-            self.events.append(event)
-
     @property
     def top(self) -> int:
         return self.discards[-1]

@@ -13,10 +13,10 @@ Fields beyond those TRACE.md defines are ignored, as the format allows.
 """
 from __future__ import annotations
 
-import json
 import math
 
 from zsim.errors import ZsimError
+from zsim.replaying import RecordReferee, play_checked, short, start_event
 from zsim.games.zahlemann import cards as C
 from zsim.games.zahlemann.reference import NAME, Game, Result
 from zsim.games.zahlemann.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
@@ -28,10 +28,6 @@ PAYMENT_KEYS = ("given", "change", "paid", "received")
 
 class ReplayError(ZsimError):
     """A record the rules cannot replay; the message names the line and event."""
-
-
-def _short(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 def same(want, got) -> bool:
@@ -50,18 +46,15 @@ def same(want, got) -> bool:
     return type(want) is type(got) and want == got
 
 
-class RecordInputs:
+class RecordInputs(RecordReferee):
     """Chance, decider and referee reading one game's events (``events[0]`` = start)."""
 
-    def __init__(self, events: list[dict]):
-        self.events = events
+    error = ReplayError
+
+    def same(self, want, got) -> bool:
+        return same(want, got)
 
     # -------------------------------------------------------------- helpers
-    def fail(self, i: int, problem: str):
-        ev = self.events[i] if i < len(self.events) else None
-        what = ev.get("e") if isinstance(ev, dict) else "?"
-        raise ReplayError(f"line {i + 1} ({what}): {problem}")
-
     def next_event(self, game: Game, needed: str) -> tuple[int, dict]:
         i = len(game.events)
         if i >= len(self.events):
@@ -72,28 +65,6 @@ class RecordInputs:
             self.fail(i, "an event must be a JSON object")
         return i, ev
 
-    def observe(self, game: Game, i: int, event: dict) -> None:
-        """The referee: the engine's line ``i`` must be the record's."""
-        if i >= len(self.events):
-            raise ReplayError(f"the record ends after line {len(self.events)}, but the rules go on "
-                              f"with {_short(event)}")
-        got = self.events[i]
-        if isinstance(got, dict) and got.get("e") == event["e"]:
-            missing = [k for k in event if k not in got]
-            if missing:
-                self.fail(i, f"lacks {', '.join(missing)} (the rules give {_short(event)})")
-        if not isinstance(got, dict) or not same(event, {k: got.get(k) for k in event}):
-            if isinstance(got, dict) and got.get("e") == event["e"]:
-                wrong = [k for k in event if not same(event[k], got.get(k))]
-                self.fail(i, f"{', '.join(wrong)} should be "
-                             f"{', '.join(_short(event[k]) for k in wrong)} by the rules "
-                             f"(the rules give {_short(event)})")
-            self.fail(i, f"the rules give {_short(event)} here")
-
-    def check_finished(self, game: Game) -> None:
-        if len(self.events) > len(game.events):
-            self.fail(len(game.events), "comes after the game's end")
-
     # -------------------------------------------------------------- chance
     def round_deck(self, game: Game) -> list:
         i, ev = self.next_event(game, f"the setup of round {game.round_no}")
@@ -102,7 +73,7 @@ class RecordInputs:
         deck = ev.get("deck")
         if not isinstance(deck, list) or not all(isinstance(c, str) and c in C.CARD_BY_CODE for c in deck) \
                 or sorted(C.CARD_BY_CODE[c] for c in deck) != list(C.CARDS):
-            self.fail(i, f"deck must list each of the 36 cards once, got {_short(deck)}")
+            self.fail(i, f"deck must list each of the 36 cards once, got {short(deck)}")
         return [C.CARD_BY_CODE[c] for c in deck]
 
     def reshuffle(self, game: Game, cards: list) -> list:
@@ -112,8 +83,8 @@ class RecordInputs:
         pile = ev.get("pile")
         if not isinstance(pile, list) or not all(isinstance(c, str) and c in C.CARD_BY_CODE for c in pile) \
                 or sorted(C.CARD_BY_CODE[c] for c in pile) != sorted(cards):
-            self.fail(i, f"pile {_short(pile)} is not an order of the discards under the top, "
-                         f"{_short(C.hand_codes(cards))}")
+            self.fail(i, f"pile {short(pile)} is not an order of the discards under the top, "
+                         f"{short(C.hand_codes(cards))}")
         return [C.CARD_BY_CODE[c] for c in pile]
 
     def forgot(self, game: Game, seat: int, p: float) -> bool:
@@ -133,7 +104,7 @@ class RecordInputs:
             self.fail(i, f"seat {seat} forgot: the rules call for noticed here")
         seen = ev.get("noticed")
         if not isinstance(seen, bool):
-            self.fail(i, f"noticed must be true or false, got {_short(seen)}")
+            self.fail(i, f"noticed must be true or false, got {short(seen)}")
         if seen and p <= 0.0:
             self.fail(i, f"cannot be noticed: notice is {p}")
         if not seen and p >= 1.0:
@@ -143,12 +114,12 @@ class RecordInputs:
     # -------------------------------------------------------------- decider
     def _card(self, game: Game, i: int, ev: dict, seat: int, source: str, options: tuple) -> int:
         if ev.get("seat") != seat:
-            self.fail(i, f"seat {_short(ev.get('seat'))} plays, the rules call for seat {seat}")
+            self.fail(i, f"seat {short(ev.get('seat'))} plays, the rules call for seat {seat}")
         if ev.get("from") != source:
-            self.fail(i, f"from should be {_short(source)} by the rules, got {_short(ev.get('from'))}")
+            self.fail(i, f"from should be {short(source)} by the rules, got {short(ev.get('from'))}")
         code = ev.get("card")
         if not isinstance(code, str) or code not in C.CARD_BY_CODE:
-            self.fail(i, f"{_short(code)} is no card")
+            self.fail(i, f"{short(code)} is no card")
         card = C.CARD_BY_CODE[code]
         if card not in options:
             self.fail(i, f"seat {seat} cannot play {code} now: {self._why_not(game, seat, card, source)}")
@@ -188,19 +159,7 @@ class RecordInputs:
 
 
 def _start_fields(events: list) -> tuple[int, Rules, list, list]:
-    if not isinstance(events, list) or not events or not isinstance(events[0], dict) \
-            or events[0].get("e") != "start":
-        raise ReplayError("line 1: a record begins with its start event")
-    start = events[0]
-
-    def bad(problem: str):
-        raise ReplayError(f"line 1 (start): {problem}")
-
-    if start.get("name") != NAME:
-        bad(f"name should be {NAME!r}, got {start.get('name')!r}")
-    players = start.get("players")
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {players!r}")
+    start, players, bad = start_event(events, NAME, MIN_PLAYERS, MAX_PLAYERS, ReplayError)
     try:
         rules = Rules.from_dict(start.get("rules"))
         rules.validate(players)
@@ -210,10 +169,10 @@ def _start_fields(events: list) -> tuple[int, Rules, list, list]:
     if not isinstance(forget, list) or len(forget) != players or not all(
             isinstance(f, (int, float)) and not isinstance(f, bool) and math.isfinite(f) and 0 <= f <= 1
             for f in forget):
-        bad(f"forget must be one number in 0..1 per seat, got {_short(forget)}")
+        bad(f"forget must be one number in 0..1 per seat, got {short(forget)}")
     strategies = start.get("strategies")
     if not isinstance(strategies, list) or len(strategies) != players:
-        bad(f"strategies must name one strategy per seat, got {_short(strategies)}")
+        bad(f"strategies must name one strategy per seat, got {short(strategies)}")
     return players, rules, forget, strategies
 
 
@@ -228,14 +187,7 @@ def replay_game(events: list[dict]) -> Result:
     inputs = RecordInputs(events)
     game = Game(players, rules, inputs, inputs, forget=forget, seed=start.get("seed"),
                 game_index=start.get("game"), strategies=strategies, record=True, referee=inputs)
-    try:
-        result = game.play()
-    except ReplayError:
-        raise
-    except ZsimError as exc:
-        raise ReplayError(f"line {len(game.events) + 1}: {exc}") from None
-    inputs.check_finished(game)
-    return result
+    return play_checked(game, inputs)
 
 
 def replay_record(events: list[dict]) -> list[dict]:

@@ -8,8 +8,8 @@ the option and the limit.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 from zsim.errors import ZsimError
 from zsim import rule_options
@@ -45,7 +45,9 @@ SPEC_BY_KEY = {s.key: s for s in RULE_SPECS}
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(rule_options.GameRules):
+    SPECS: ClassVar[dict] = SPEC_BY_KEY
+
     hand_size: int = 5
     coins: tuple = DEFAULT_COINS
     money: str = "coins"
@@ -65,17 +67,6 @@ class Rules:
             object.__setattr__(self, "notice", float(self.notice))
 
     # -------------------------------------------------------------- building
-    def with_overrides(self, pairs: dict[str, Any]) -> Rules:
-        """A validated copy with ``key -> value`` overrides (values may be strings)."""
-        return rule_options.with_overrides(self, SPEC_BY_KEY, pairs)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Rules:
-        """Rules from a record's ``rules`` object; missing keys take their defaults."""
-        if not isinstance(data, dict):
-            raise ZsimError(f"rules must be an object of options, got {data!r}")
-        return cls().with_overrides(dict(data))
-
     def validate(self, players: int | None = None) -> None:
         """Refuse an impossible setup with one line naming the option and the limit."""
         for spec in RULE_SPECS:
@@ -96,13 +87,6 @@ class Rules:
         """What each player's money is worth at the start."""
         return sum(n * d for n, d in zip(self.coins, DENOMINATIONS))
 
-    def as_dict(self) -> dict[str, Any]:
-        """Every option under its key, JSON-ready (the record's ``rules``)."""
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
 
 
 def parse_rule_options(options, base: Rules | None = None, players: int | None = None) -> Rules:

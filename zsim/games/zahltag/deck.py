@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from zsim.data_files import read_data_file
 from zsim.errors import ZsimError
 from zsim.games.zahltag import constants as K
 
@@ -52,16 +53,7 @@ def load_deck(path: str | Path | None) -> Deck:
     """The deck in ``path`` (None: the default deck), validated."""
     if path is None:
         return default_deck()
-    p = Path(path)
-    if not p.exists():
-        raise ZsimError(f"deck file {str(p)!r} does not exist")
-    if p.is_dir():
-        raise ZsimError(f"deck file {str(p)!r} is a folder")
-    try:
-        text = p.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ZsimError(f"deck file {str(p)!r} cannot be read: {exc.__class__.__name__}") from None
-    return parse_deck(text, str(p))
+    return parse_deck(read_data_file(path, "deck file"), str(path))
 
 
 def parse_deck(text: str, name: str) -> Deck:

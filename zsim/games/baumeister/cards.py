@@ -1,0 +1,132 @@
+"""The building cards: a CSV with columns card,type,value,shields,coins.
+
+The default cards (``data/buildings.csv``, 40 cards) ship with the package;
+``--deck FILE`` plays any file with the same columns. A card is its number
+(1..N, each once). A city's shields and coins are read from the columns, not
+from the type.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from zsim.data_files import read_data_file
+from zsim.errors import ZsimError
+
+COLUMNS = ("card", "type", "value", "shields", "coins")
+TYPES = ("corner_tower", "tower", "city_gate", "town_hall", "church")
+CORNER, TOWER, GATE, HALL, CHURCH = range(5)
+MIN_CARDS, MAX_CARDS = 2, 100
+#: no column may hold more (a value is paid in Thaler, coins are income)
+MAX_NUMBER = 1000
+DEFAULT_DECK_NAME = "default (buildings.csv)"
+
+
+def kin(t: int) -> int:
+    """A type's neighbour class: tower and corner tower count as one."""
+    return TOWER if t == CORNER else t
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int        # 1-based, as in the file
+    type: int          # index into TYPES
+    value: int
+    shields: int
+    coins: int
+
+    @property
+    def type_name(self) -> str:
+        return TYPES[self.type]
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    cards: tuple[Card, ...]        # cards[i] is card number i + 1
+
+    @property
+    def n(self) -> int:
+        return len(self.cards)
+
+    def card(self, number: int) -> Card:
+        return self.cards[number - 1]
+
+    def rows(self) -> list[list]:
+        """``[card, type, value, shields, coins]`` per card (the record's ``cards``)."""
+        return [[c.number, c.type_name, c.value, c.shields, c.coins] for c in self.cards]
+
+    def arrays(self) -> np.ndarray:
+        """int64 [N + 1, 4]: type, value, shields, coins of card 1..N (row 0 unused)."""
+        out = np.zeros((self.n + 1, 4), dtype=np.int64)
+        for c in self.cards:
+            out[c.number] = (c.type, c.value, c.shields, c.coins)
+        return out
+
+    @classmethod
+    def from_rows(cls, rows, name: str = "record") -> Deck:
+        """A deck from a record's ``cards`` list, checked like a file."""
+        lines = [",".join(COLUMNS)] + [",".join(str(x) for x in r) if isinstance(r, (list, tuple)) else "?"
+                                        for r in rows]
+        return parse_deck("\n".join(lines), name)
+
+
+def default_deck() -> Deck:
+    text = resources.files("zsim.games.baumeister").joinpath("data/buildings.csv").read_text()
+    return parse_deck(text, DEFAULT_DECK_NAME)
+
+
+def load_deck(path: str | Path | None) -> Deck:
+    """The cards in ``path`` (None: the default cards), validated."""
+    if path is None:
+        return default_deck()
+    return parse_deck(read_data_file(path, "building file"), str(path))
+
+
+def _whole(name: str, line_no: int, col: str, cell: str) -> int:
+    try:
+        v = int(cell.strip())
+    except ValueError:
+        raise ZsimError(f"building file {name}: line {line_no} {col} is not a whole number: "
+                        f"{cell.strip()!r}") from None
+    if v < 0:
+        raise ZsimError(f"building file {name}: line {line_no} {col} is negative: {v}")
+    if v > MAX_NUMBER:
+        raise ZsimError(f"building file {name}: line {line_no} {col} is {v}, more than {MAX_NUMBER}")
+    return v
+
+
+def parse_deck(text: str, name: str) -> Deck:
+    rows = list(csv.reader(line for line in text.splitlines() if line.strip()))
+    if not rows:
+        raise ZsimError(f"building file {name}: the file is empty")
+    header = tuple(h.strip().lower() for h in rows[0])
+    if header != COLUMNS:
+        raise ZsimError(f"building file {name}: columns must be {','.join(COLUMNS)}, found {','.join(header)}")
+    by_number: dict[int, Card] = {}
+    for line_no, row in enumerate(rows[1:], start=2):
+        if len(row) != len(COLUMNS):
+            raise ZsimError(f"building file {name}: line {line_no} has {len(row)} fields, expected {len(COLUMNS)}")
+        number = _whole(name, line_no, "card", row[0])
+        kind = row[1].strip().lower()
+        if kind not in TYPES:
+            raise ZsimError(f"building file {name}: line {line_no} has an unknown type {row[1].strip()!r} "
+                            f"(types: {', '.join(TYPES)})")
+        value, shields, coins = (_whole(name, line_no, c, v) for c, v in zip(COLUMNS[2:], row[2:]))
+        if number in by_number:
+            raise ZsimError(f"building file {name}: card {number} is listed twice (line {line_no})")
+        by_number[number] = Card(number, TYPES.index(kind), value, shields, coins)
+    n = len(by_number)
+    if n < MIN_CARDS:
+        raise ZsimError(f"building file {name}: {n} card{'s' * (n != 1)}, but the open and the hidden stack "
+                        f"need at least {MIN_CARDS}")
+    if n > MAX_CARDS:
+        raise ZsimError(f"building file {name}: {n} cards, more than {MAX_CARDS}")
+    missing = sorted(set(range(1, n + 1)) - set(by_number))
+    if missing:
+        raise ZsimError(f"building file {name}: cards must be numbered 1..{n} once each; {missing[0]} is missing")
+    return Deck(name, tuple(by_number[i] for i in range(1, n + 1)))
