@@ -100,3 +100,178 @@ def small_fs(tmp_path):
     fs = SmallFs(tmp_path / "small", 256 << 10)
     yield fs
     fs.close()
+
+
+# ---------------------------------------------------------------- plugins for a subprocess
+def plugin_site(site, group: str, modules: dict[str, str]) -> dict:
+    """Install the strategy modules ``{name: source}`` as the package ``probe_pkg``
+    in the folder ``site`` under the entry-point group ``group``; the
+    environment for a subprocess that sees them (with a kernel cache of its own)."""
+    import textwrap
+
+    (site / "probe_pkg").mkdir()
+    (site / "probe_pkg" / "__init__.py").write_text("")
+    for name, source in modules.items():
+        (site / "probe_pkg" / f"{name}.py").write_text(textwrap.dedent(source))
+    info = site / "probe_pkg-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: probe-pkg\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[{group}]\n" + "".join(f"{n} = probe_pkg.{n}\n" for n in modules))
+    path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
+    return dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site / "cache"))
+
+
+# ---------------------------------------------------------------- work started with the session
+class Background:
+    """Slow work that needs nothing from the tests before it: the reference
+    engines' games of the game-by-game comparisons, subprocess runs that
+    compile a strategy set of their own (a plugin means a new dispatcher, so
+    the whole engine is compiled again in that process), and the compile of
+    the games other than Zahltag into the kernel cache (see
+    :func:`_games_to_warm`).
+
+    It starts when the session does, at a low CPU priority, so it fills the
+    core that the mostly one-threaded rest of the suite leaves idle and
+    hardly slows a test down; a test takes its results when it gets there
+    (and waits for whatever is not done yet). The work and the checks on it
+    are the tests' own: only the moment it starts moves.
+
+    ``blocks(key, fn, args)`` -> ``[fn(a) for a in args]``, computed in a
+    pool of one process per core; ``result(key, fn)`` -> ``fn()``, called in
+    a thread (for work that waits on subprocesses, which inherit the
+    thread's priority). Modules announce their work in
+    ``start_in_background(background, items)``, given their selected tests;
+    a key nobody announced is started when first asked for."""
+
+    #: the pool's processes, and (a little less low) the threads' subprocesses:
+    #: these are single long compiles, best not left for the end
+    NICE = 10
+    THREAD_NICE = 5
+
+    def __init__(self, tmp_path_factory):
+        self.tmp_path_factory = tmp_path_factory
+        self._pool = None
+        self._threads = None
+        self._blocks: dict = {}
+        self._results: dict = {}
+        #: threads start once every module has announced its work, so the
+        #: pool's processes are forked before any thread runs
+        self._pending: list | None = []
+        self._procs: list = []
+        self._closing = False
+
+    @classmethod
+    def _lower_thread_priority(cls):
+        """Run this thread, and the subprocesses it starts, at the lowest
+        priority (on Linux a niceness is a thread's, and a child inherits it
+        from the thread that forks it)."""
+        import threading
+
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), cls.THREAD_NICE)
+        except (AttributeError, OSError):
+            pass
+
+    def submit_blocks(self, key, fn, args) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        if key in self._blocks:
+            return
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1),
+                                             initializer=os.nice, initargs=(self.NICE,))
+        self._blocks[key] = [self._pool.submit(fn, a) for a in args]
+
+    def start(self, key, fn) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        if key in self._results or self._pending is not None and any(k == key for k, _ in self._pending):
+            return
+        if self._pending is not None:
+            self._pending.append((key, fn))
+            return
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(max_workers=4, thread_name_prefix="zsim-background",
+                                               initializer=self._lower_thread_priority)
+        self._results[key] = self._threads.submit(fn)
+
+    def launch(self) -> None:
+        """Start the threads' work announced so far, and any later at once."""
+        pending, self._pending = self._pending or [], None
+        for key, fn in pending:
+            self.start(key, fn)
+
+    def run(self, args, timeout: float = 900, **kwargs):
+        """subprocess.run(args, capture_output=True, text=True) for the
+        threads' work; a run still going when the session ends is killed."""
+        import subprocess
+
+        if self._closing:
+            raise RuntimeError("the session is over")
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+        self._procs.append(proc)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        return subprocess.CompletedProcess(args, proc.returncode, out, err)
+
+    def blocks(self, key, fn, args) -> list:
+        self.submit_blocks(key, fn, args)
+        return [f.result() for f in self._blocks[key]]
+
+    def result(self, key, fn):
+        self.start(key, fn)
+        return self._results[key].result()
+
+    def close(self) -> None:
+        """Drop the work no test took: queued blocks are cancelled, running
+        subprocesses killed."""
+        self._closing = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        for proc in self._procs:
+            if proc.poll() is None:
+                proc.kill()
+        if self._threads is not None:
+            self._threads.shutdown(wait=True, cancel_futures=True)
+
+
+def _games_to_warm(by_module) -> list[str]:
+    """The games besides Zahltag, when the selected tests span several files.
+
+    The first tests compile Zahltag's engine in this process; meanwhile a
+    subprocess compiles the other games' kernels into the same kernel cache,
+    so that the tests that play them later load them instead (on a warm
+    cache it only loads them). A run of one file is left alone."""
+    from zsim.games import DEFAULT_GAME, game_names
+
+    return [g for g in game_names() if g != DEFAULT_GAME] if len(by_module) > 1 else []
+
+
+def _compile_kernels(work: Background, game: str):
+    """``zsim simulate --game GAME`` on a few games: compiles what a run of it needs."""
+    import sys
+
+    return work.run([sys.executable, "-m", "zsim.cli", "simulate", "--game", game, "-p", "2", "-n", "20",
+                     "-q", "--json"])
+
+
+@pytest.fixture(scope="session", autouse=True)
+def background(request, tmp_path_factory):
+    """The session's :class:`Background`, its work announced by the modules of
+    the selected tests (in the order the tests run) before the first test."""
+    work = Background(tmp_path_factory)
+    by_module: dict = {}
+    for item in request.session.items:
+        by_module.setdefault(item.module, []).append(item)
+    for game in _games_to_warm(by_module):
+        work.start(("warm", game), lambda game=game: _compile_kernels(work, game))
+    for module, items in by_module.items():
+        announce = getattr(module, "start_in_background", None)
+        if announce is not None:
+            announce(work, items)
+    work.launch()
+    yield work
+    work.close()

@@ -47,15 +47,30 @@ def _cache_files(folder: Path) -> dict[str, int]:
     return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()}
 
 
-def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels():
-    env = dict(os.environ, ZSIM_CACHE_DIR="/dev/null/zsim-cache")
+def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels(tmp_path):
+    import zsim
+    from zsim.runner import Matchup, play_chunk
+
+    # the fallback folder under a temp directory of this test's own: empty
+    # to begin with, whatever earlier runs left in the system's
+    env = dict(os.environ, ZSIM_CACHE_DIR="/dev/null/zsim-cache", TMPDIR=str(tmp_path))
+    folder = tmp_path / f"zsim-{os.getuid()}" / "numba" / _cache.source_digest()
+    # Seeded with the game engine's kernel from this session's cache, the
+    # one that takes a minute to compile; every other kernel of the command
+    # (the batch kernel that calls it, the fold, the generator) the first
+    # run compiles into the fallback folder.
+    play_chunk(Matchup(4, ("simple",) * 4), 1, 0, 10)
+    session = Path(zsim.NUMBA_CACHE)
+    for path in session.rglob("engine_nb.play_game_nb-*"):
+        (folder / path.relative_to(session)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, folder / path.relative_to(session))
+    seeded = _cache_files(folder) if folder.is_dir() else {}
     args = [sys.executable, "-m", "zsim.cli", "simulate", "--games", "50", "--json"]
     first = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
     assert first.returncode == 0, first.stderr
     assert '"win_share"' in first.stdout
-    folder = _cache.fallback_folder()
     files = _cache_files(folder)
-    assert any(name.endswith(".nbi") for name in files)
+    assert any(name.endswith(".nbi") and name not in seeded for name in files)   # compiled, and cached there
     second = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
     assert second.stdout == first.stdout
     assert _cache_files(folder) == files  # loaded, not compiled again

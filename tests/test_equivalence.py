@@ -3,12 +3,10 @@
 10,000 games per player count and rule variant go through both engines with
 the same seeds and strategies; every seat's outcome (money, place, jobs,
 payments, elimination) and every game's figures must agree game by game.
-The reference engine is slow, so the games are spread over the cores.
+The reference engine is slow, so the games are spread over the cores and
+start with the session, in the background (conftest.Background).
 """
 from __future__ import annotations
-
-import os
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
@@ -20,6 +18,7 @@ from zsim.runner import Matchup, play_chunk
 
 GAMES = 10_000
 SEED = 20261129
+STEP = 500
 
 
 def _reference_block(args):
@@ -35,21 +34,25 @@ def _reference_block(args):
     return np.stack(seats), np.stack(games)
 
 
-@pytest.fixture(scope="module")
-def pool():
-    with ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as ex:
-        yield ex
+def _blocks(players, variant):
+    """The reference games of one test: (key, block function, its arguments)."""
+    return (("zahltag-equivalence", players, variant), _reference_block,
+            [(players, VARIANTS[variant], first, STEP) for first in range(0, GAMES, STEP)])
+
+
+def start_in_background(background, items):
+    for item in items:
+        if item.originalname == "test_fast_engine_equals_reference":
+            background.submit_blocks(*_blocks(item.callspec.params["players"], item.callspec.params["variant"]))
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_fast_engine_equals_reference(players, variant, pool):
+def test_fast_engine_equals_reference(players, variant, background):
     overrides = VARIANTS[variant]
     m = Matchup(players, tuple(field(players)), Rules().with_overrides(overrides))
     fast_seats, fast_games = play_chunk(m, SEED, 0, GAMES)
-    step = 500
-    blocks = list(pool.map(_reference_block,
-                           [(players, overrides, first, step) for first in range(0, GAMES, step)]))
+    blocks = background.blocks(*_blocks(players, variant))
     ref_seats = np.concatenate([b[0] for b in blocks])
     ref_games = np.concatenate([b[1] for b in blocks])
     bad = np.flatnonzero((fast_seats != ref_seats).any(axis=(1, 2)) | (fast_games != ref_games).any(axis=1))

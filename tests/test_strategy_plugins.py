@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 
@@ -68,8 +67,10 @@ def test_strategies_command_lists_names_descriptions_and_parameters():
     assert "k=3  (1..99)" in text and "passive" in text
 
 
-def test_a_plugin_from_a_temporary_folder_plays_in_every_command(tmp_path):
-    site = tmp_path / "site"
+def _plugin_commands(background, site):
+    """Install the plugin in ``site`` and run ``zsim strategies``, ``simulate``
+    and ``record`` with it (a new strategy set: the engine is compiled afresh
+    in that cache): the three finished processes."""
     (site / "lowball_pkg").mkdir(parents=True)
     (site / "lowball_pkg" / "__init__.py").write_text("")
     (site / "lowball_pkg" / "bidder.py").write_text(textwrap.dedent(PLUGIN))
@@ -77,18 +78,35 @@ def test_a_plugin_from_a_temporary_folder_plays_in_every_command(tmp_path):
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lowball-pkg\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[zsim.strategies]\nlowballer = lowball_pkg.bidder\n")
-    env = dict(os.environ, PYTHONPATH=str(site), ZSIM_CACHE_DIR=str(tmp_path / "cache"))
+    path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site.parent / "cache"))
 
     def zsim(*args):
-        return subprocess.run([sys.executable, "-m", "zsim.cli", *args], capture_output=True,
-                              text=True, env=env, timeout=900)
+        return background.run([sys.executable, "-m", "zsim.cli", *args], env=env, timeout=900)
 
-    listed = zsim("strategies")
+    return (zsim("strategies"),
+            zsim("simulate", "--players", "2", "--games", "300", "--strategies",
+                 "lowballer:bid=2,simple", "--json"),
+            zsim("record", "--players", "2", "--strategies", "lowballer,simple"))
+
+
+def _plugin_run(background):
+    """(key, work) of the plugin's commands, run in the background from the session's start."""
+    return "lowball-plugin", lambda: _plugin_commands(
+        background, background.tmp_path_factory.mktemp("plugin") / "site")
+
+
+def start_in_background(background, items):
+    if any(item.originalname == "test_a_plugin_from_a_temporary_folder_plays_in_every_command"
+           for item in items):
+        background.start(*_plugin_run(background))
+
+
+def test_a_plugin_from_a_temporary_folder_plays_in_every_command(background):
+    listed, run, record = background.result(*_plugin_run(background))
     assert listed.returncode == 0, listed.stderr
     assert "lowballer" in listed.stdout and "bid=1  (1..8)" in listed.stdout
 
-    run = zsim("simulate", "--players", "2", "--games", "300", "--strategies",
-               "lowballer:bid=2,simple", "--json")
     assert run.returncode == 0, run.stderr
     rows = json.loads(run.stdout)
     assert rows[0]["strategy"] == "lowballer:bid=2"
@@ -96,7 +114,6 @@ def test_a_plugin_from_a_temporary_folder_plays_in_every_command(tmp_path):
     # a lone winner at 2 earns 2, a tie at 2 earns 0: never more than 2 a job
     assert rows[0]["job_income"] <= 2 * rows[0]["jobs_won"]
 
-    record = zsim("record", "--players", "2", "--strategies", "lowballer,simple")
     assert record.returncode == 0, record.stderr
     bids = [json.loads(line)["bids"][0] for line in record.stdout.splitlines()
             if json.loads(line)["e"] == "bids"]

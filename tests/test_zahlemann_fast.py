@@ -9,7 +9,8 @@
    mix both strategies and several ``forget`` values, some configs notice a
    forgotten call only sometimes, and each config checks that what it is
    meant to exercise happened. The reference games are spread over the cores
-   and start at once, so they overlap the compile and the other tests.
+   and start with the session (conftest.Background), so they overlap the
+   compile and the other tests.
 2. The reference engine playing the compiled strategies (KernelDecider)
    agrees with the fast engine: how every registered strategy is checked. A
    probe strategy, plugged in from a temporary folder, answers by a hash of
@@ -27,14 +28,11 @@ play in the background.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
-import textwrap
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 import pytest
+from conftest import plugin_site
 
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.rules import Rules
@@ -220,49 +218,34 @@ PROBE_CASES = [
 ]
 
 
-def _selected(request, test) -> list:
-    """The callspec parameters of the selected items of ``test``, in run order."""
-    return [getattr(item, "callspec", None) and item.callspec.params or {}
-            for item in request.session.items
-            if getattr(item, "originalname", None) == test and item.module is request.module]
+def _blocks(players, name):
+    """The reference games of one comparison: (key, block function, its arguments)."""
+    n = CONFIGS[name][1]
+    return (("zahlemann-equivalence", players, name), _reference_block,
+            [(players, name, first, min(STEP, n - first)) for first in range(0, n, STEP)])
 
 
-@pytest.fixture(scope="module")
-def background(request, tmp_path_factory):
-    """Work that runs beside the tests from the start, for the selected tests
-    only: the reference games ((players, config) -> the futures of its blocks,
-    submitted in the order the tests run; those not needed are cancelled at
-    the end) and the probe strategy's check in a subprocess."""
-    probe = None
-    if _selected(request, "test_both_engines_show_a_strategy_the_same_arguments"):
-        site = tmp_path_factory.mktemp("site")
-        (site / "probe_pkg").mkdir()
-        (site / "probe_pkg" / "__init__.py").write_text("")
-        (site / "probe_pkg" / "probe.py").write_text(textwrap.dedent(PROBE))
-        (site / "probe_pkg" / "cheat.py").write_text(textwrap.dedent(CHEAT))
-        info = site / "probe_pkg-0.1.dist-info"
-        info.mkdir()
-        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: probe-pkg\nVersion: 0.1\n")
-        (info / "entry_points.txt").write_text(
-            "[zsim.strategies.zahlemann]\nprobe = probe_pkg.probe\ncheat = probe_pkg.cheat\n")
-        path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
-        env = dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site / "cache"))
-        probe = subprocess.Popen([sys.executable, "-c", PROBE_CHECK, json.dumps([SEED, 400, PROBE_CASES])],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    ex = ProcessPoolExecutor(max_workers=max(1, os.cpu_count() or 1))
-    futures = {}
-    for params in _selected(request, "test_fast_engine_equals_reference"):
-        players, name = params["players"], params["name"]
-        n = CONFIGS[name][1]
-        futures[players, name] = [
-            ex.submit(_reference_block, (players, name, first, min(STEP, n - first)))
-            for first in range(0, n, STEP)]
-    yield futures, probe
-    ex.shutdown(wait=True, cancel_futures=True)
-    if probe is not None:
-        if probe.poll() is None:
-            probe.kill()
-        probe.communicate()
+def _probe_check(background, site):
+    """The probe strategy's check in a subprocess, with the plugins installed in ``site``."""
+    env = plugin_site(site, "zsim.strategies.zahlemann", {"probe": PROBE, "cheat": CHEAT})
+    return background.run([sys.executable, "-c", PROBE_CHECK, json.dumps([SEED, 400, PROBE_CASES])],
+                          env=env, timeout=900)
+
+
+def _probe(background):
+    """(key, work) of the probe's check."""
+    return "zahlemann-probe", lambda: _probe_check(background, background.tmp_path_factory.mktemp("site"))
+
+
+def start_in_background(background, items):
+    """Work that runs beside the tests from the session's start, for the
+    selected tests only: the reference games of each comparison, in the
+    order the tests run, and the probe strategy's check in a subprocess."""
+    for item in items:
+        if item.originalname == "test_fast_engine_equals_reference":
+            background.submit_blocks(*_blocks(item.callspec.params["players"], item.callspec.params["name"]))
+    if any(item.originalname == "test_both_engines_show_a_strategy_the_same_arguments" for item in items):
+        background.start(*_probe(background))
 
 
 def _fast(players, name, first=0, n=None, **kw):
@@ -353,7 +336,7 @@ def test_payments_follow_the_reference_payment_rules(change):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fast_engine_equals_reference(players, name, background):
     fast_seats, fast_games = _fast(players, name)
-    blocks = [f.result() for f in background[0][players, name]]
+    blocks = background.blocks(*_blocks(players, name))
     ref_seats = np.concatenate([b[0] for b in blocks])
     ref_games = np.concatenate([b[1] for b in blocks])
     assert not _differences(fast_seats, fast_games, ref_seats, ref_games)
@@ -404,9 +387,9 @@ def test_both_engines_show_a_strategy_the_same_arguments(background):
     KernelDecider, under every variant, change=bank and money=total; and an
     illegal answer (the plugin ``cheat`` keeps when it must play) stops the
     game in the fast engine, marked in ``illegal``, and is refused by both."""
-    out, err = background[1].communicate(timeout=900)
-    assert background[1].returncode == 0, err[-3000:]
-    results = json.loads(out)
+    probe = background.result(*_probe(background))
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    results = json.loads(probe.stdout)
     for r in results["cases"]:
         assert r["n_bad"] == 0, r
         assert r["bonus"] > 0 and r["passes"] > 0, r
