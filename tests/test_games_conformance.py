@@ -164,7 +164,7 @@ def test_a_rule_key_of_another_game_is_refused_naming_its_game(game):
         if other == game or not foreign:
             continue
         code, err = _cli("simulate", "--game", game, "-n", "10", "--rule", f"{foreign[0].key}=1")
-        _one_line(code, err, f"'{foreign[0].key}' belongs to {other}", spec.rule_specs[0].key)
+        _one_line(code, err, f"'{foreign[0].key}' belongs to ", other, f"not to {game}", spec.rule_specs[0].key)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -175,7 +175,7 @@ def test_a_strategy_of_another_game_is_refused_naming_its_game(game):
         if other == game or not foreign:
             continue
         code, err = _cli("simulate", "--game", game, "-n", "10", "--strategies", foreign[0])
-        _one_line(code, err, f"'{foreign[0]}' is a {other} strategy")
+        _one_line(code, err, f"'{foreign[0]}' is a ", other, f"strategy, not a {game} one")
 
 
 @pytest.mark.parametrize("game", GAMES)

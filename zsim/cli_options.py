@@ -62,10 +62,11 @@ def game_rules(game, options, players: int | None = None):
     for item in options:
         key = str(item).partition("=")[0].strip()
         if key and key not in own:
-            for other in game_names():
-                if other != game.name and key in {s.key for s in get_game(other).rule_specs}:
-                    raise ZsimError(f"rule key {key!r} belongs to {other}, not to {game.name} "
-                                    f"({game.name}'s keys: {', '.join(s.key for s in game.rule_specs)})")
+            owners = [other for other in game_names()
+                      if other != game.name and key in {s.key for s in get_game(other).rule_specs}]
+            if owners:
+                raise ZsimError(f"rule key {key!r} belongs to {' and '.join(owners)}, not to {game.name} "
+                                f"({game.name}'s keys: {', '.join(s.key for s in game.rule_specs)})")
     return game.parse_rules(options, players)
 
 

@@ -85,27 +85,27 @@ def max_params(game: str = DEFAULT_GAME) -> int:
     return max([1] + [len(s.params) for s in registry(game).values()])
 
 
-def owner_of(name: str, game: str) -> str | None:
-    """Another game that has a strategy called ``name`` (for the error line)."""
+def owners_of(name: str, game: str) -> list[str]:
+    """The other games that have a strategy called ``name`` (for the error line)."""
     from zsim.games import game_names
 
+    out = []
     for other in game_names():
         if other != game:
             try:
                 if name in registry(other):
-                    return other
+                    out.append(other)
             except ZsimError:
                 continue
-    return None
+    return out
 
 
-# ---------------------------------------------------------------- parsing
 def _unknown(name: str, game: str) -> ZsimError:
-    other = owner_of(name, game)
+    others = owners_of(name, game)
     known = ", ".join(registry(game)) or "none"
-    if other is not None:
-        return ZsimError(f"strategy {name!r} is a {other} strategy, not a {game} one "
-                         f"({game}'s strategies: {known}; give --game {other} to play {other})")
+    if others:
+        return ZsimError(f"strategy {name!r} is a {' and '.join(others)} strategy, not a {game} one "
+                         f"({game}'s strategies: {known}; give --game {others[0]} to play {others[0]})")
     return ZsimError(f"unknown {game} strategy {name!r} (known: {known})" if game != DEFAULT_GAME
                      else f"unknown strategy {name!r} (known: {known})")
 

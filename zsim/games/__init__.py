@@ -20,7 +20,7 @@ import importlib.metadata
 from zsim.errors import ZsimError
 
 GAMES_GROUP = "zsim.games"
-BUILTIN_GAMES = ("zahltag", "zahlemann")
+BUILTIN_GAMES = ("zahltag", "zahlemann", "baumeister")
 DEFAULT_GAME = "zahltag"
 
 

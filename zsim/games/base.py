@@ -178,3 +178,51 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<zsim game {self.name}>"
+
+
+class PackagedGame(Game, ABC):
+    """A game laid out as Zahlemann and Baumeister are: ``<package>.rules``
+    (``Rules``, ``parse_rule_options(options, base, players)``),
+    ``<package>.records`` (``to_jsonl``, ``check_record(events, name)``),
+    ``<package>.telling`` (``play_by_play``), for a game with a deck
+    ``<package>.<deck_module>`` (``default_deck``, ``load_deck``), and an engine
+    that writes ``1 + seat`` of an illegal decision into :attr:`illegal_column`.
+    Those methods come from the modules, imported when first needed."""
+
+    package: str = ""
+    deck_module: str = "cards"
+
+    def _module(self, name: str):
+        import importlib
+
+        return importlib.import_module(f"{self.package}.{name}")
+
+    def default_rules(self):
+        return self._module("rules").Rules()
+
+    def parse_rules(self, options: Iterable[str], players: int | None = None):
+        return self._module("rules").parse_rule_options(options, None, players)
+
+    def rules_from_dict(self, data):
+        return self._module("rules").Rules.from_dict(data)
+
+    def default_deck(self):
+        return self._module(self.deck_module).default_deck() if self.has_deck else None
+
+    def load_deck(self, path):
+        if not self.has_deck:
+            return super().load_deck(path)
+        return self._module(self.deck_module).load_deck(path)
+
+    def illegal_detail(self, game_out_row, strategies) -> str:
+        seat = int(game_out_row[self.illegal_column]) - 1        # the engine writes 1 + the seat
+        return f"strategy {strategies[seat]} (seat {seat})" if seat >= 0 else ""
+
+    def to_jsonl(self, events: list[dict]) -> str:
+        return self._module("records").to_jsonl(events)
+
+    def check_record(self, events: list[dict]) -> None:
+        self._module("records").check_record(events, f"game {events[0].get('game', '?')}")
+
+    def play_by_play(self, events: list[dict]) -> str:
+        return self._module("telling").play_by_play(events)

@@ -75,6 +75,10 @@ class City:
         """None if ``card`` may be placed at ``pos``, else the rule it breaks."""
         if pos not in self.open_positions():
             return f"position {pos} is not an open end, a gap or the first place of an empty row"
+        return self._breaks(deck, card, pos, final_round)
+
+    def _breaks(self, deck: Deck, card: int, pos: int, final_round: bool) -> str | None:
+        """The type rules for an open position ``pos``."""
         c = deck.card(card)
         if c.type == CORNER:
             if self.cards and self.left < pos < self.right:
@@ -97,8 +101,9 @@ class City:
 
     def legal_placements(self, deck: Deck, hand, final_round: bool) -> list[tuple[int, int]]:
         """Every ``(card, pos)`` that may be placed next, by card number then position."""
-        return [(c, p) for c in sorted(hand) for p in self.open_positions()
-                if self.why_not(deck, c, p, final_round) is None]
+        positions = self.open_positions()
+        return [(c, p) for c in sorted(hand) for p in positions
+                if self._breaks(deck, c, p, final_round) is None]
 
     def can_place(self, deck: Deck, hand, count: int, final_round: bool) -> bool:
         """Can ``count`` more cards of ``hand`` be placed one after another?"""

@@ -47,7 +47,8 @@ SEAT_COLUMNS = ("total", "place", "built", "complete", "middle", "churches", "co
                 "destroyed", "kept_paid", "offer_paid", "saboteurs_taken", "cards_built")
 #: per-game columns of :class:`Result`
 GAME_COLUMNS = ("turns", "end_reason", "auctions", "hidden_auctions", "unsold", "insolvencies",
-                "max_bid_hits", "announced", "building_attacks", "hand_attacks", "cards_destroyed")
+                "max_bid_hits", "announced", "building_attacks", "hand_attacks", "cards_destroyed",
+                *(f"sold_{t}" for t in TYPES), *(f"price_{t}" for t in TYPES))
 END_REASONS = ("stack_empty", "max_turns")
 
 
@@ -130,6 +131,16 @@ class Game(Recording):
         self.placed: list = []
         self.in_auction: int | None = None     # the card being auctioned (for invariant checks)
         self.to_bank = 0                       # every Thaler paid to the bank (prices, penalties)
+        # the bidding: each seat's last bid and whether it is still in (kept after the auction)
+        self.last_bid = [0] * players
+        self.active = [0] * players
+        # the table's latest facts as a compiled strategy is shown them (KernelDecider): each
+        # keeps its value until the rules next set it
+        self.shown = dict.fromkeys(("on_turn", "triggered", "auctioneer", "stack", "card", "high",
+                                    "high_seat", "announced", "attacker", "target", "pos", "offer",
+                                    "placed", "need"), 0)
+        self.shown["pos"] = None             # no building attacked yet
+        self.pops = {OPEN_STACK: 0, HIDDEN_STACK: 0}   # cards taken off each stack
 
     # -------------------------------------------------------------- helpers
     def ask(self, seat: int, kind: str, options):
@@ -205,6 +216,7 @@ class Game(Recording):
             raise RuleError("both stacks are empty at an auction")
         stack = self.ask(a, S.STACK, stacks)
         card = self.in_auction = self.stacks[stack].pop(0)
+        self.pops[stack] += 1
         hidden = stack == HIDDEN_STACK
         if hidden:
             self.seen[a].add(card)
@@ -213,44 +225,51 @@ class Game(Recording):
         self.g["auctions"] += 1
         self.g["hidden_auctions"] += hidden
         self.emit("auction", seat=a, stack=stack, card=card)
+        self.shown.update(auctioneer=a, stack=STACKS.index(stack), card=card, announced=-1)
+        self.last_bid, self.active = [0] * self.n, [1] * self.n
         if self.cap(a) < 1:                         # overbid=forbid and an empty purse: unsold at once
             self.unsold(card, a, [], stack)
             return
         opening = self.ask(a, S.OPEN, (1, self.cap(a)))
         self.emit("bid", seat=a, amount=opening)
-        last = {a: opening}
+        self.last_bid[a] = opening
         high, high_seat = opening, a
-        active = set(range(self.n))
+        self.shown.update(high=high, high_seat=a)
         announced = False
         at = a
         while True:
-            others = [s for s in active if s != high_seat]
-            if not others:
+            if not any(self.active[s] and s != high_seat for s in range(self.n)):
                 break
             at = self.left_of(at)
-            while at not in active or at == high_seat:
+            while not self.active[at] or at == high_seat:
                 at = self.left_of(at)
             if hidden and at == a and not announced:
                 announced = True
                 self.announced.add(card)
+                self.shown["announced"] = self.deck.card(card).type
                 self.g["announced"] += 1
                 self.emit("announce_type", seat=a, type=TYPES[self.deck.card(card).type])
             low, top = high + 1, self.cap(at)
             amount = self.ask(at, S.BID, (low, top)) if low <= top else 0
             if amount:
                 high, high_seat = amount, at
-                last[at] = amount
+                self.last_bid[at] = amount
+                self.shown.update(high=high, high_seat=at)
                 self.g["max_bid_hits"] += amount == self.rules.max_bid
                 self.emit("bid", seat=at, amount=amount)
             else:
-                active.discard(at)
+                self.active[at] = 0
                 self.emit("pass", seat=at)
-        self.award(card, a, last, stack)
+        self.award(card, a, stack)
 
-    def award(self, card: int, a: int, last: dict, stack: str) -> None:
+    def award(self, card: int, a: int, stack: str) -> None:
+        """Down the chain of last bids, highest first, until someone can pay."""
         insolvent = []
         a_broke = False
-        for seat, bid in sorted(last.items(), key=lambda kv: -kv[1]):
+        while any(self.last_bid):
+            bid = max(self.last_bid)
+            seat = self.last_bid.index(bid)
+            self.last_bid[seat] = 0
             if self.money[seat] >= bid:
                 self.money[seat] -= bid
                 to_a = 0 if seat == a or a_broke else bid // 2
@@ -264,6 +283,9 @@ class Game(Recording):
                 self.st["paid"][seat] += bid
                 self.st["sales"][a] += to_a
                 self.sales.append((self.turn_no, card, stack, seat, bid, a))
+                kind = TYPES[self.deck.card(card).type]
+                self.g[f"sold_{kind}"] += 1
+                self.g[f"price_{kind}"] += bid
                 self.emit("award", card=card, winner=seat, price=bid, to_bank=bid - to_a, to_auctioneer=to_a,
                           insolvent=insolvent, under=None)
                 return
@@ -325,7 +347,9 @@ class Game(Recording):
         city, hand, deck = self.cities[seat], self.hands[seat], self.deck
         need, most = self.min_build(seat), self.rules.max_cards_per_build
         placed = self.placed = []                    # the build so far (a replay reads its length)
+        self.shown["need"] = need
         while len(placed) < most and hand:
+            self.shown["placed"] = len(placed)
             rest = need - len(placed) - 1            # cards still owed after the next one
             options = []
             for c, p in city.legal_placements(deck, hand, self.final_round):
@@ -364,14 +388,18 @@ class Game(Recording):
     def attack_building(self, seat: int) -> None:
         self.use_saboteur(seat)
         self.g["building_attacks"] += 1
-        target = self.ask(seat, S.TARGET, self.building_targets(seat))
+        self.shown["attacker"] = seat
+        target = self.shown["target"] = self.ask(seat, S.TARGET, self.building_targets(seat))
         city = self.cities[target]
         pos = self.ask(seat, S.CARD, sorted(city.cards))
+        self.shown["pos"] = pos
         card = city.cards[pos]
         value = self.deck.card(card).value
         offer, accepted, face, paid = None, None, None, 0
         if self.rules.any_saboteur:
             offer = self.ask(target, S.OFFER, (0, self.money[target])) if self.money[target] >= 1 else 0
+            if offer:
+                self.shown["offer"] = offer
             accepted = bool(offer) and self.ask(seat, S.ACCEPT, ("accept", "refuse")) == "accept"
             if accepted:
                 outcome, paid = "bought_off", offer
@@ -404,7 +432,8 @@ class Game(Recording):
     def attack_hand(self, seat: int) -> None:
         self.use_saboteur(seat)
         self.g["hand_attacks"] += 1
-        target = self.ask(seat, S.TARGET, self.hand_targets(seat))
+        self.shown["attacker"] = seat
+        target = self.shown["target"] = self.ask(seat, S.TARGET, self.hand_targets(seat))
         hand = sorted(self.hands[target])
         index = self.chance.pick(self, len(hand))
         card = hand[index]
@@ -420,10 +449,12 @@ class Game(Recording):
         seat, reason = 0, None
         while reason is None:
             self.turn_no += 1
+            self.shown["on_turn"] = seat
             self.emit("turn", seat=seat, turn=self.turn_no)
             self.income(seat)
             self.auction(seat)
             triggered = not self.stacks[OPEN_STACK] or not self.stacks[HIDDEN_STACK]
+            self.shown["triggered"] = int(triggered)
             self.step3(seat)
             if triggered:
                 reason = "stack_empty"
@@ -435,6 +466,7 @@ class Game(Recording):
         self.final_round = True
         self.emit("final_round", seat=seat, reason=reason, order=order)
         for s in order:
+            self.shown["on_turn"] = s
             self.step3(s, final=True)
         return self.finish(reason)
 

@@ -5,7 +5,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from zsim.games.base import Column, Game, StrategyContract, SummaryColumn
+from zsim.games.base import Column, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_SPECS
 from zsim.strategy import Param
@@ -34,8 +34,9 @@ def _meaning(name: str) -> str:
     return _MEANINGS.get(name, name)
 
 
-class Zahlemann(Game):
+class Zahlemann(PackagedGame):
     name = "zahlemann"
+    package = "zsim.games.zahlemann"
     title = "Zahlemann & Söhne"
     description = "a shedding game: match the top card by value or colour; the others pay their hand in coins"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 4
@@ -69,26 +70,10 @@ class Zahlemann(Game):
     n_game_stats = K.N_GAME_STATS
 
     # -------------------------------------------------------------- rules
-    def default_rules(self):
-        from zsim.games.zahlemann.rules import Rules
-        return Rules()
-
-    def parse_rules(self, options: Iterable[str], players: int | None = None):
-        from zsim.games.zahlemann.rules import parse_rule_options
-        return parse_rule_options(options, None, players)
-
-    def rules_from_dict(self, data):
-        from zsim.games.zahlemann.rules import Rules
-        return Rules.from_dict(data)
-
     # -------------------------------------------------------------- the engine
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block) -> None:
         from zsim.games.zahlemann.fast import play_into
         play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block)
-
-    def illegal_detail(self, game_out_row, strategies) -> str:
-        seat = int(game_out_row[K.G_ILLEGAL]) - 1        # the engine writes 1 + the seat
-        return f"strategy {strategies[seat]} (seat {seat})" if seat >= 0 else ""
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
@@ -96,18 +81,6 @@ class Zahlemann(Game):
         for g in games:
             yield play_reference_game(matchup.players, matchup.rules, list(matchup.strategies), seed, g,
                                       record=True).events
-
-    def to_jsonl(self, events: list[dict]) -> str:
-        from zsim.games.zahlemann.records import to_jsonl
-        return to_jsonl(events)
-
-    def check_record(self, events: list[dict]) -> None:
-        from zsim.games.zahlemann.records import check_record
-        check_record(events, f"game {events[0].get('game', '?')}")
-
-    def play_by_play(self, events: list[dict]) -> str:
-        from zsim.games.zahlemann.telling import play_by_play
-        return play_by_play(events)
 
     def reference_rows(self, matchup, seed: int, game: int):
         """The reference engine's game; its own Python strategies play where every seat is one of

@@ -1,0 +1,29 @@
+"""Many Baumeister games at once: ``prange`` over blocks of games, one workspace per block.
+
+Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
+and writes only row ``g`` of the outputs, so results never depend on the
+number of threads, the block size or how a run is cut into chunks.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+from zsim.jit import cold_parallel
+from zsim.rng import game_key_nb
+
+
+@cold_parallel
+def play_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_params, seat_out, game_out,
+                  block):
+    n_players = strat_ids.shape[0]
+    n_cards = deck.shape[0] - 1
+    n_blocks = (n_games + block - 1) // block
+    seed = np.uint64(run_seed)
+    for b in prange(n_blocks):
+        ws = new_workspace_nb(n_players, n_cards)
+        stop = min(n_games, (b + 1) * block)
+        for g in range(b * block, stop):
+            key = game_key_nb(seed, np.uint64(first_game + g))
+            play_game_nb(key, deck, rules, strat_ids, strat_params, ws, seat_out[g], game_out[g])

@@ -1,0 +1,813 @@
+"""The fast Wettstreit der Baumeister engine: numba kernels over flat integer arrays.
+
+One call of :func:`play_game_nb` plays one game from the shuffle to the
+places into preallocated outputs. It is written from docs/rules.md
+(Baumeister part) and shares no rule code with the reference engine
+(``reference.py``, ``city.py``); tests hold the two equal game by game, and
+the chance layout is the one fixed in ``reference.py``'s docstring. Every
+slot is named in ``constants.py``:
+
+=======  ==========  ====================================================
+array    shape       meaning
+=======  ==========  ====================================================
+loc      [N + 1]     where each card is: a stack, the auction, a hand, a city
+known    [P, N + 1]  1 where a seat knows the card (public cards for all)
+rows     [P, W]      each city's row: rows[s, OFF + pos] = card, 0 empty
+city     [P, 9]      each row's ends, size, closing corners, shields, coins...
+st       [P, 6]      purse, saboteurs, first build made, hand size, last bid, in the auction
+pub      [N_PUB]     the table's public scalars
+stacks   [2, N]      the open and the hidden stack as rings (pub: head, size)
+opts     [MAX_OPTS]  the options of the decision being asked
+rng      [6] uint64  streams: 0 the shuffle, 1 + seat strategies, 5 the table
+=======  ==========  ====================================================
+
+Every decision goes through :func:`ask_nb` (one call of the strategy
+dispatch in the whole engine), which refuses an answer outside the options:
+the game then stops with ``game_out[G_ILLEGAL] = 1 + seat``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from zsim.games.baumeister import constants as K
+from zsim.jit import cold, hot
+from zsim.rng import below_nb, seed_streams_nb
+from zsim.strategy_registry import dispatcher
+
+# strategy dispatch: generated for the installed strategies (see strategy_registry)
+decide_nb = dispatcher("baumeister").decide_nb
+
+
+@cold
+def new_workspace_nb(n_players, n_cards):
+    """Per-thread scratch arrays, reused game after game."""
+    loc = np.zeros(n_cards + 1, np.int64)
+    known = np.zeros((n_players, n_cards + 1), np.int64)
+    rows = np.zeros((n_players, K.W), np.int64)
+    city = np.zeros((n_players, K.N_CITY), np.int64)
+    st = np.zeros((n_players, K.N_ST), np.int64)
+    pub = np.zeros(K.N_PUB, np.int64)
+    stacks = np.zeros((2, n_cards), np.int64)
+    opts = np.zeros(K.MAX_OPTS, np.int64)
+    rng = np.zeros(K.N_STREAMS, np.uint64)
+    saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
+    return loc, known, rows, city, st, pub, stacks, opts, rng, saved
+
+
+# ------------------------------------------------------------------ asking
+@hot
+def ask_nb(seat, kind, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng):
+    """The seat's answer to a decision with ``n`` options (an amount's low and
+    high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them."""
+    answer = decide_nb(ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
+                       rules, rng)
+    if kind == K.D_OPEN or kind == K.D_BID or kind == K.D_OFFER:
+        ok = opts[0] <= answer <= opts[1] or (answer == 0 and kind != K.D_OPEN)
+    else:
+        ok = 0 <= answer < n
+    if not ok:
+        pub[K.PUB_ILLEGAL] = 1 + seat
+        return -1
+    return answer
+
+
+@hot
+def roll_nb(rng):
+    """One die roll of the table's stream: 1..5, or SAB_FACE."""
+    d = below_nb(rng, K.TABLE_STREAM, 6)
+    return K.SAB_FACE if d == 5 else d + 1
+
+
+# ------------------------------------------------------------------ stacks
+@hot
+def put_under_nb(card, chooser, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
+    """The card goes under the smaller stack (``chooser`` picks on equal sizes)
+    and is shown to all; returns the stack, or -1 on an illegal choice."""
+    a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
+    if a < b:
+        k = K.STACK_OPEN
+    elif b < a:
+        k = K.STACK_HIDDEN
+    else:
+        opts[0] = K.STACK_OPEN
+        opts[1] = K.STACK_HIDDEN
+        i = ask_nb(chooser, K.D_UNDER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return -1
+        k = opts[i]
+    n = pub[K.PUB_N]
+    size = pub[K.PUB_SIZE_OPEN + k]
+    stacks[k, (pub[K.PUB_HEAD_OPEN + k] + size) % n] = card
+    pub[K.PUB_SIZE_OPEN + k] = size + 1
+    if k == K.STACK_OPEN and size == 0:
+        pub[K.PUB_OPEN_TOP] = card
+    known[:, card] = 1
+    loc[card] = K.L_OPEN + k
+    return k
+
+
+@hot
+def pop_top_nb(k, pub, stacks):
+    """Take the top card of stack ``k``."""
+    n = pub[K.PUB_N]
+    head = pub[K.PUB_HEAD_OPEN + k]
+    card = stacks[k, head]
+    pub[K.PUB_HEAD_OPEN + k] = (head + 1) % n
+    pub[K.PUB_SIZE_OPEN + k] -= 1
+    if k == K.STACK_OPEN:
+        pub[K.PUB_OPEN_TOP] = stacks[k, (head + 1) % n] if pub[K.PUB_SIZE_OPEN] > 0 else 0
+    return card
+
+
+# ------------------------------------------------------------------ rows
+@hot
+def legal_nb(s, c, p, final, rows, city, deck):
+    """May card ``c`` go to row index ``p`` (OFF + position) of seat ``s``'s row?"""
+    count = city[s, K.C_COUNT]
+    t = deck[c, K.D_TYPE]
+    if count == 0:
+        if p != K.OFF:
+            return False
+    else:
+        left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+        if p == left - 1:
+            if city[s, K.C_CLOSED_L] != 0:
+                return False
+        elif p == right + 1:
+            if city[s, K.C_CLOSED_R] != 0:
+                return False
+        elif left < p < right and rows[s, p] == 0:
+            if t == K.CORNER:
+                return False
+        else:
+            return False
+    if t == K.CORNER and final == 0 and city[s, K.C_CORNERS] >= 1:
+        return False
+    if t == K.HALL and city[s, K.C_HALLS] >= 1:
+        return False
+    kin = K.KIN[t]
+    nb = rows[s, p - 1]
+    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
+        return False
+    nb = rows[s, p + 1]
+    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
+        return False
+    return True
+
+
+@hot
+def place_nb(s, c, p, loc, rows, city, st, deck):
+    t = deck[c, K.D_TYPE]
+    if city[s, K.C_COUNT] == 0:
+        city[s, K.C_LEFT] = p
+        city[s, K.C_RIGHT] = p
+        if t == K.CORNER:
+            city[s, K.C_CLOSED_L] = p
+    elif p < city[s, K.C_LEFT]:
+        city[s, K.C_LEFT] = p
+        if t == K.CORNER:
+            city[s, K.C_CLOSED_L] = p
+    elif p > city[s, K.C_RIGHT]:
+        city[s, K.C_RIGHT] = p
+        if t == K.CORNER:
+            city[s, K.C_CLOSED_R] = p
+    rows[s, p] = c
+    city[s, K.C_COUNT] += 1
+    city[s, K.C_SHIELDS] += deck[c, K.D_SHIELDS]
+    city[s, K.C_COINS] += deck[c, K.D_COINS]
+    if t == K.HALL:
+        city[s, K.C_HALLS] += 1
+    if t == K.CORNER:
+        city[s, K.C_CORNERS] += 1
+    loc[c] = K.L_CITY + s
+    st[s, K.ST_HAND] -= 1
+
+
+@hot
+def remove_nb(s, p, rows, city, deck):
+    """Take the card at row index ``p`` out of seat ``s``'s row; returns it."""
+    c = rows[s, p]
+    t = deck[c, K.D_TYPE]
+    rows[s, p] = 0
+    city[s, K.C_COUNT] -= 1
+    city[s, K.C_SHIELDS] -= deck[c, K.D_SHIELDS]
+    city[s, K.C_COINS] -= deck[c, K.D_COINS]
+    if t == K.HALL:
+        city[s, K.C_HALLS] -= 1
+    if t == K.CORNER:
+        city[s, K.C_CORNERS] -= 1
+    if city[s, K.C_CLOSED_L] == p:
+        city[s, K.C_CLOSED_L] = 0
+    if city[s, K.C_CLOSED_R] == p:
+        city[s, K.C_CLOSED_R] = 0
+    if city[s, K.C_COUNT] == 0:
+        city[s, K.C_LEFT] = 0
+        city[s, K.C_RIGHT] = 0
+    else:
+        if p == city[s, K.C_LEFT]:
+            q = p + 1
+            while rows[s, q] == 0:
+                q += 1
+            city[s, K.C_LEFT] = q
+        if p == city[s, K.C_RIGHT]:
+            q = p - 1
+            while rows[s, q] == 0:
+                q -= 1
+            city[s, K.C_RIGHT] = q
+    return c
+
+
+@hot
+def unplace_nb(s, c, p, saved, loc, rows, city, st):
+    """Undo a trial :func:`place_nb` (``saved``: the row's city slots before it)."""
+    rows[s, p] = 0
+    for i in range(K.N_CITY):
+        city[s, i] = saved[i]
+    loc[c] = K.L_HAND + s
+    st[s, K.ST_HAND] += 1
+
+
+@hot
+def open_range_nb(s, city):
+    """(first, last) row indexes a card might go to: the open ends and every position between."""
+    if city[s, K.C_COUNT] == 0:
+        return K.OFF, K.OFF
+    lo = city[s, K.C_LEFT] if city[s, K.C_CLOSED_L] != 0 else city[s, K.C_LEFT] - 1
+    hi = city[s, K.C_RIGHT] if city[s, K.C_CLOSED_R] != 0 else city[s, K.C_RIGHT] + 1
+    return lo, hi
+
+
+@hot
+def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved):
+    """Can ``need`` more cards of seat ``s``'s hand be placed one after
+    another? (``saved``: scratch rows, one per level of the search.)"""
+    if need <= 0:
+        return True
+    for i in range(K.N_CITY):
+        saved[need, i] = city[s, i]
+    lo, hi = open_range_nb(s, city)
+    hand = K.L_HAND + s
+    for c in range(1, n_cards + 1):
+        if loc[c] != hand:
+            continue
+        for p in range(lo, hi + 1):
+            if not legal_nb(s, c, p, final, rows, city, deck):
+                continue
+            if need == 1:
+                return True
+            place_nb(s, c, p, loc, rows, city, st, deck)
+            ok = can_place_nb(s, need - 1, final, n_cards, loc, rows, city, st, deck, saved)
+            unplace_nb(s, c, p, saved[need], loc, rows, city, st)
+            if ok:
+                return True
+    return False
+
+
+# ------------------------------------------------------------------ 1. income
+@hot
+def income_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
+    face = roll_nb(rng)
+    gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
+    st[s, K.ST_MONEY] += gain
+    seat_out[s, K.S_INCOME] += gain
+    if face != K.SAB_FACE:
+        return
+    took = -1
+    if pub[K.PUB_RESERVE] > 0:
+        pub[K.PUB_RESERVE] -= 1
+        took = s
+    else:
+        n = 0
+        for t in range(pub[K.PUB_PLAYERS]):
+            if t != s and st[t, K.ST_SAB] > 0:
+                opts[n] = t
+                n += 1
+        if n == 1:
+            took = opts[0]
+        elif n > 1:
+            i = ask_nb(s, K.D_TAKE, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if i < 0:
+                return
+            took = opts[i]
+        if took >= 0:
+            st[took, K.ST_SAB] -= 1
+    if took >= 0:
+        st[s, K.ST_SAB] += 1
+        seat_out[s, K.S_SAB_TAKEN] += 1
+
+
+# ------------------------------------------------------------------ 2. auction
+@hot
+def cap_nb(s, st, rules):
+    if rules[K.R_FORBID] != 0:
+        return min(rules[K.R_MAX_BID], st[s, K.ST_MONEY])
+    return rules[K.R_MAX_BID]
+
+
+@hot
+def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+               game_out):
+    players = pub[K.PUB_PLAYERS]
+    n = 0
+    if pub[K.PUB_SIZE_OPEN] > 0:
+        opts[n] = K.STACK_OPEN
+        n += 1
+    if pub[K.PUB_SIZE_HIDDEN] > 0:
+        opts[n] = K.STACK_HIDDEN
+        n += 1
+    i = 0
+    if n > 1:
+        i = ask_nb(a, K.D_STACK, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    k = opts[i]
+    card = pop_top_nb(k, pub, stacks)
+    loc[card] = K.L_AUCTION
+    if k == K.STACK_HIDDEN:
+        known[a, card] = 1
+        game_out[K.G_HIDDEN_AUCTIONS] += 1
+    else:
+        known[:, card] = 1
+    game_out[K.G_AUCTIONS] += 1
+    pub[K.PUB_AUCTIONEER] = a
+    pub[K.PUB_STACK] = k
+    pub[K.PUB_CARD] = card
+    pub[K.PUB_ANNOUNCED] = -1
+    for t in range(players):
+        st[t, K.ST_LAST_BID] = 0
+        st[t, K.ST_ACTIVE] = 1
+    top = cap_nb(a, st, rules)
+    if top < 1:                      # overbid=forbid and an empty purse: unsold at once
+        unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                  game_out)
+        return
+    opening = 1
+    if top > 1:
+        opts[0] = 1
+        opts[1] = top
+        opening = ask_nb(a, K.D_OPEN, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if opening < 0:
+            return
+    high, high_seat = opening, a
+    st[a, K.ST_LAST_BID] = opening
+    pub[K.PUB_HIGH] = high
+    pub[K.PUB_HIGH_SEAT] = a
+    announced = False
+    at = a
+    while True:
+        others = 0
+        for t in range(players):
+            if st[t, K.ST_ACTIVE] != 0 and t != high_seat:
+                others += 1
+        if others == 0:
+            break
+        at = (at + 1) % players
+        while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
+            at = (at + 1) % players
+        if k == K.STACK_HIDDEN and at == a and not announced:
+            announced = True
+            pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
+            game_out[K.G_ANNOUNCED] += 1
+        low = high + 1
+        top = cap_nb(at, st, rules)
+        amount = 0
+        if low <= top:
+            opts[0] = low
+            opts[1] = top
+            amount = ask_nb(at, K.D_BID, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if amount < 0:
+                return
+        if amount > 0:
+            high, high_seat = amount, at
+            st[at, K.ST_LAST_BID] = amount
+            pub[K.PUB_HIGH] = high
+            pub[K.PUB_HIGH_SEAT] = at
+            if amount == rules[K.R_MAX_BID]:
+                game_out[K.G_MAX_BID_HITS] += 1
+        else:
+            st[at, K.ST_ACTIVE] = 0
+    award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+             game_out)
+
+
+@hot
+def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+             game_out):
+    """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
+    the chain is asked to pay; nobody able to pay: the card is unsold."""
+    players = pub[K.PUB_PLAYERS]
+    a_broke = False
+    while True:
+        seat, bid = -1, 0
+        for t in range(players):
+            if st[t, K.ST_LAST_BID] > bid:
+                seat, bid = t, st[t, K.ST_LAST_BID]
+        if seat < 0:
+            break
+        st[seat, K.ST_LAST_BID] = 0
+        if st[seat, K.ST_MONEY] >= bid:
+            to_a = 0 if seat == a or a_broke else bid // 2
+            st[seat, K.ST_MONEY] -= bid
+            st[a, K.ST_MONEY] += to_a
+            loc[card] = K.L_HAND + seat
+            known[seat, card] = 1
+            st[seat, K.ST_HAND] += 1
+            seat_out[seat, K.S_CARDS_WON] += 1
+            seat_out[seat, K.S_PAID] += bid
+            seat_out[a, K.S_SALES] += to_a
+            t = deck[card, K.D_TYPE]
+            game_out[K.G_SOLD + t] += 1
+            game_out[K.G_PRICE + t] += bid
+            return
+        seat_out[seat, K.S_INSOLVENT] += 1
+        seat_out[seat, K.S_PENALTY] += st[seat, K.ST_MONEY]
+        st[seat, K.ST_MONEY] = 0
+        game_out[K.G_INSOLVENCIES] += 1
+        if seat == a:
+            a_broke = True
+    unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
+
+
+@hot
+def unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
+    game_out[K.G_UNSOLD] += 1
+    put_under_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+
+
+# ------------------------------------------------------------------ 3. build or sabotage
+@hot
+def building_targets_nb(s, city, st, pub, rules, opts):
+    """The rivals a building attack may target, into opts; their number."""
+    players = pub[K.PUB_PLAYERS]
+    least = -1
+    for t in range(players):
+        if t != s and city[t, K.C_COUNT] > 0 and (least < 0 or city[t, K.C_SHIELDS] < least):
+            least = city[t, K.C_SHIELDS]
+    n = 0
+    for t in range(players):
+        if t != s and city[t, K.C_COUNT] > 0 and (rules[K.R_ANY] != 0 or city[t, K.C_SHIELDS] == least):
+            opts[n] = t
+            n += 1
+    return n
+
+
+@hot
+def hand_targets_nb(s, st, pub, rules, opts):
+    n = 0
+    for t in range(pub[K.PUB_PLAYERS]):
+        if t != s and st[t, K.ST_HAND] >= rules[K.R_HAND_MIN]:
+            opts[n] = t
+            n += 1
+    return n
+
+
+@hot
+def need_of_nb(s, st, rules):
+    return 1 if st[s, K.ST_BUILT_ONCE] != 0 else rules[K.R_FIRST_MIN]
+
+
+@hot
+def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+             seat_out, game_out):
+    n_cards = pub[K.PUB_N]
+    can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, n_cards, loc, rows,
+                                                        city, st, deck, saved)
+    can_building = False
+    can_hand = False
+    if final == 0 and st[s, K.ST_SAB] > 0:
+        can_building = building_targets_nb(s, city, st, pub, rules, opts) > 0
+        can_hand = hand_targets_nb(s, st, pub, rules, opts) > 0
+    n = 0
+    if can_build:
+        opts[n] = K.A_BUILD
+        n += 1
+    if can_building:
+        opts[n] = K.A_BUILDING
+        n += 1
+    if can_hand:
+        opts[n] = K.A_HAND
+        n += 1
+    opts[n] = K.A_NOTHING
+    n += 1
+    action = K.A_NOTHING
+    if n > 1:
+        i = ask_nb(s, K.D_ACTION, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+        action = opts[i]
+    if action == K.A_BUILD:
+        build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, seat_out)
+    elif action == K.A_BUILDING:
+        attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                           seat_out, game_out)
+    elif action == K.A_HAND:
+        attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                       seat_out, game_out)
+
+
+@hot
+def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, seat_out):
+    n_cards = pub[K.PUB_N]
+    need = need_of_nb(s, st, rules)
+    most = rules[K.R_MAX_BUILD]
+    hand = K.L_HAND + s
+    placed = 0
+    pub[K.PUB_NEED] = need
+    while placed < most and st[s, K.ST_HAND] > 0:
+        pub[K.PUB_PLACED] = placed
+        rest = need - placed - 1
+        lo, hi = open_range_nb(s, city)
+        n = 0
+        for c in range(1, n_cards + 1):
+            if loc[c] != hand:
+                continue
+            for p in range(lo, hi + 1):
+                if not legal_nb(s, c, p, final, rows, city, deck):
+                    continue
+                ok = True
+                if rest > 0:
+                    for i in range(K.N_CITY):
+                        saved[0, i] = city[s, i]
+                    place_nb(s, c, p, loc, rows, city, st, deck)
+                    ok = can_place_nb(s, rest, final, n_cards, loc, rows, city, st, deck, saved)
+                    unplace_nb(s, c, p, saved[0], loc, rows, city, st)
+                if ok:
+                    opts[n] = c * K.W + p
+                    n += 1
+        if placed >= need:
+            opts[n] = K.PLACE_STOP
+            n += 1
+        if n == 0 or (n == 1 and opts[0] == K.PLACE_STOP):
+            break
+        i = 0
+        if n > 1:
+            i = ask_nb(s, K.D_PLACE, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if i < 0:
+                return
+        choice = opts[i]
+        if choice == K.PLACE_STOP:
+            break
+        c = choice // K.W
+        place_nb(s, c, choice - c * K.W, loc, rows, city, st, deck)
+        known[:, c] = 1
+        placed += 1
+    st[s, K.ST_BUILT_ONCE] = 1
+    seat_out[s, K.S_CARDS_BUILT] += placed
+
+
+@hot
+def destroy_nb(card, target, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+               stacks, seat_out, game_out):
+    seat_out[target, K.S_DESTROYED] += 1
+    game_out[K.G_DESTROYED] += 1
+    put_under_nb(card, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+
+
+@hot
+def attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                       seat_out, game_out):
+    st[s, K.ST_SAB] -= 1
+    pub[K.PUB_RESERVE] += 1
+    seat_out[s, K.S_ATTACKS] += 1
+    game_out[K.G_BUILDING_ATTACKS] += 1
+    pub[K.PUB_ATTACKER] = s
+    n = building_targets_nb(s, city, st, pub, rules, opts)
+    i = 0
+    if n > 1:
+        i = ask_nb(s, K.D_TARGET, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    t = opts[i]
+    pub[K.PUB_TARGET] = t
+    n = 0
+    for p in range(city[t, K.C_LEFT], city[t, K.C_RIGHT] + 1):
+        if rows[t, p] != 0:
+            opts[n] = p
+            n += 1
+    i = 0
+    if n > 1:
+        i = ask_nb(s, K.D_CARD, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    p = opts[i]
+    pub[K.PUB_ATTACK_POS] = p
+    card = rows[t, p]
+    value = deck[card, K.D_VALUE]
+    destroyed = False
+    paid = 0
+    if rules[K.R_ANY] != 0:
+        offer = 0
+        purse = st[t, K.ST_MONEY]
+        if purse >= 1:
+            opts[0] = 0
+            opts[1] = purse
+            offer = ask_nb(t, K.D_OFFER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if offer < 0:
+                return
+        accepted = False
+        if offer > 0:
+            pub[K.PUB_OFFER] = offer
+            opts[0] = K.ACCEPT
+            opts[1] = K.REFUSE
+            i = ask_nb(s, K.D_ACCEPT, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if i < 0:
+                return
+            accepted = opts[i] == K.ACCEPT
+        if accepted:
+            paid = offer
+            seat_out[t, K.S_OFFER_PAID] += offer
+        else:
+            face = roll_nb(rng)
+            destroyed = face == K.SAB_FACE or face > city[t, K.C_SHIELDS]
+    else:
+        face = roll_nb(rng)
+        if face == K.SAB_FACE:
+            destroyed = True
+        elif face >= 3:
+            keep = False
+            if st[t, K.ST_MONEY] >= value:
+                opts[0] = K.KEEP
+                opts[1] = K.LOSE
+                i = ask_nb(t, K.D_KEEP, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+                if i < 0:
+                    return
+                keep = opts[i] == K.KEEP
+            if keep:
+                paid = value
+                seat_out[t, K.S_KEPT_PAID] += value
+            else:
+                destroyed = True
+    st[t, K.ST_MONEY] -= paid
+    st[s, K.ST_MONEY] += paid
+    if destroyed:
+        remove_nb(t, p, rows, city, deck)
+        destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                   seat_out, game_out)
+
+
+@hot
+def attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+                   game_out):
+    st[s, K.ST_SAB] -= 1
+    pub[K.PUB_RESERVE] += 1
+    seat_out[s, K.S_ATTACKS] += 1
+    game_out[K.G_HAND_ATTACKS] += 1
+    pub[K.PUB_ATTACKER] = s
+    n = hand_targets_nb(s, st, pub, rules, opts)
+    i = 0
+    if n > 1:
+        i = ask_nb(s, K.D_TARGET, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    t = opts[i]
+    pub[K.PUB_TARGET] = t
+    index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
+    hand = K.L_HAND + t
+    card = 0
+    for c in range(1, pub[K.PUB_N] + 1):
+        if loc[c] == hand:
+            if index == 0:
+                card = c
+                break
+            index -= 1
+    st[t, K.ST_HAND] -= 1
+    destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+               seat_out, game_out)
+
+
+# ------------------------------------------------------------------ the game
+@hot
+def score_nb(s, rows, city, loc, pub, deck, rules, seat_out):
+    built = 0
+    left, right, count = city[s, K.C_LEFT], city[s, K.C_RIGHT], city[s, K.C_COUNT]
+    for p in range(left, right + 1):
+        c = rows[s, p]
+        if c != 0:
+            built += deck[c, K.D_VALUE]
+    complete = count > 0 and right - left + 1 == count and city[s, K.C_CLOSED_L] != 0 \
+        and city[s, K.C_CLOSED_R] != 0
+    middle = 0
+    churches = 0
+    corners = 0
+    if complete:
+        if city[s, K.C_HALLS] == 1:
+            h = left
+            while deck[rows[s, h], K.D_TYPE] != K.HALL:
+                h += 1
+            if count % 2 == 1 and h - left == count // 2:
+                middle = rules[K.R_BONUS_MIDDLE]
+            n_left = 0
+            n_right = 0
+            for p in range(left, right + 1):
+                if deck[rows[s, p], K.D_TYPE] == K.CHURCH:
+                    if p < h:
+                        n_left += 1
+                    else:
+                        n_right += 1
+            if n_left == n_right and n_left >= 1:
+                churches = rules[K.R_BONUS_CHURCHES]
+        if deck[rows[s, left], K.D_VALUE] == deck[rows[s, right], K.D_VALUE]:
+            corners = rules[K.R_BONUS_CORNERS]
+    hand = 0
+    for c in range(1, pub[K.PUB_N] + 1):
+        if loc[c] == K.L_HAND + s:
+            hand += deck[c, K.D_VALUE]
+    seat_out[s, K.S_BUILT] = built
+    seat_out[s, K.S_COMPLETE] = 1 if complete else 0
+    seat_out[s, K.S_MIDDLE] = middle
+    seat_out[s, K.S_CHURCHES] = churches
+    seat_out[s, K.S_CORNERS] = corners
+    seat_out[s, K.S_HAND] = hand
+    seat_out[s, K.S_TOTAL] = built + middle + churches + corners - hand
+
+
+@hot
+def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
+    """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
+    loc, known, rows, city, st, pub, stacks, opts, rng, saved = ws
+    players = ids.shape[0]
+    n_cards = deck.shape[0] - 1
+    seed_streams_nb(key, rng)
+    seat_out[:, :] = 0
+    game_out[:] = 0
+    known[:, :] = 0
+    rows[:, :] = 0
+    city[:, :] = 0
+    st[:, :] = 0
+    pub[:] = 0
+    pub[K.PUB_PLAYERS] = players
+    pub[K.PUB_N] = n_cards
+    pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
+    for s in range(players):
+        st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
+    # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack
+    for i in range(n_cards):
+        opts[i] = i + 1
+    for i in range(n_cards - 1, 0, -1):
+        j = below_nb(rng, K.SHUFFLE_STREAM, i + 1)
+        tmp = opts[i]
+        opts[i] = opts[j]
+        opts[j] = tmp
+    half = (n_cards + 1) // 2
+    for i in range(half):
+        stacks[K.STACK_OPEN, i] = opts[i]
+        loc[opts[i]] = K.L_OPEN
+    for i in range(half, n_cards):
+        stacks[K.STACK_HIDDEN, i - half] = opts[i]
+        loc[opts[i]] = K.L_HIDDEN
+    pub[K.PUB_SIZE_OPEN] = half
+    pub[K.PUB_SIZE_HIDDEN] = n_cards - half
+    pub[K.PUB_OPEN_TOP] = stacks[K.STACK_OPEN, 0]
+    seat = 0
+    reason = -1
+    while reason < 0:
+        pub[K.PUB_TURN] += 1
+        pub[K.PUB_SEAT] = seat
+        income_nb(seat, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out)
+        if pub[K.PUB_ILLEGAL] != 0:
+            break
+        auction_nb(seat, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+                   game_out)
+        if pub[K.PUB_ILLEGAL] != 0:
+            break
+        triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
+        pub[K.PUB_TRIGGERED] = 1 if triggered else 0
+        step3_nb(seat, 0, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+                 seat_out, game_out)
+        if pub[K.PUB_ILLEGAL] != 0:
+            break
+        if triggered:
+            reason = K.END_STACK
+        elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
+            reason = K.END_TURNS
+        else:
+            seat = (seat + 1) % players
+    if pub[K.PUB_ILLEGAL] == 0:
+        pub[K.PUB_FINAL] = 1
+        for k in range(1, players + 1):
+            s = (seat + k) % players
+            pub[K.PUB_SEAT] = s
+            step3_nb(s, 1, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+                     seat_out, game_out)
+            if pub[K.PUB_ILLEGAL] != 0:
+                break
+    if pub[K.PUB_ILLEGAL] != 0:
+        reason = K.END_ILLEGAL
+        game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]
+    for s in range(players):
+        score_nb(s, rows, city, loc, pub, deck, rules, seat_out)
+        seat_out[s, K.S_MONEY] = st[s, K.ST_MONEY]
+    for s in range(players):
+        place = 1
+        for t in range(players):
+            if seat_out[t, K.S_TOTAL] > seat_out[s, K.S_TOTAL]:
+                place += 1
+        seat_out[s, K.S_PLACE] = place
+    game_out[K.G_TURNS] = pub[K.PUB_TURN]
+    game_out[K.G_END_REASON] = reason
+
+
+@cold
+def decide_one_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
+    """One strategy decision outside a game (the reference engine's KernelDecider)."""
+    return decide_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng)

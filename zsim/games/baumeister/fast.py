@@ -1,0 +1,56 @@
+"""The fast Baumeister engine from Python: the rules array, the call into the
+kernels, and the reference engine's result in the same columns."""
+from __future__ import annotations
+
+import numpy as np
+
+from zsim.games.baumeister import constants as K
+from zsim.games.baumeister.rules import Rules
+
+#: games per parallel task inside a chunk
+BLOCK = 32
+
+
+def rules_array(rules: Rules) -> np.ndarray:
+    """The int64 array the kernels read (slots ``constants.R_*``)."""
+    a = np.zeros(K.N_RULES, dtype=np.int64)
+    a[K.R_START_MONEY] = rules.start_money
+    a[K.R_MAX_BID] = rules.max_bid
+    a[K.R_FORBID] = int(rules.overbid == "forbid")
+    a[K.R_SABOTEURS] = rules.saboteurs
+    a[K.R_FIRST_MIN] = rules.first_build_min
+    a[K.R_MAX_BUILD] = rules.max_cards_per_build
+    a[K.R_ANY] = int(rules.saboteur == "any")
+    a[K.R_HAND_MIN] = rules.hand_sabotage_min
+    a[K.R_BONUS_MIDDLE] = rules.bonus_middle
+    a[K.R_BONUS_CHURCHES] = rules.bonus_churches
+    a[K.R_BONUS_CORNERS] = rules.bonus_corners
+    a[K.R_MAX_TURNS] = rules.max_turns
+    return a
+
+
+def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
+              seat_out: np.ndarray, game_out: np.ndarray, block: int = BLOCK) -> None:
+    """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``."""
+    from zsim.games.baumeister.batch_nb import play_batch_nb
+    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+
+    rules_a, deck_a = rules_array(rules), deck.arrays()
+    if not play_game_nb.signatures:     # compile the game kernel alone first: faster than inside prange
+        players = len(ids)
+        play_game_nb(np.uint64(0), deck_a, rules_a, ids, params, new_workspace_nb(players, deck.n),
+                     np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
+    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, block)
+
+
+def reference_rows(result) -> tuple[np.ndarray, np.ndarray]:
+    """A reference :class:`~.reference.Result` as (seat rows, game row) in the fast engine's columns."""
+    seat = np.zeros((result.players, K.N_SEAT_STATS), np.int64)
+    for s in range(result.players):
+        for i, col in enumerate(K.SEAT_COLUMNS):
+            seat[s, i] = int(result.seat[col][s])
+    game = np.zeros(K.N_GAME_STATS, np.int64)
+    for i, col in enumerate(K.GAME_COLUMNS[:-1]):
+        v = result.game[col]
+        game[i] = K.END_REASONS.index(v) if col == "end_reason" else int(v)
+    return seat, game
