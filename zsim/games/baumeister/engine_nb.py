@@ -21,21 +21,23 @@ opts     [MAX_OPTS]  the options of the decision being asked
 rng      [6] uint64  streams: 0 the shuffle, 1 + seat strategies, 5 the table
 =======  ==========  ====================================================
 
-Every decision goes through :func:`ask_nb` (one call of the strategy
+Every decision goes through ``table_nb.ask_nb`` (one call of the strategy
 dispatch in the whole engine), which refuses an answer outside the options:
-the game then stops with ``game_out[G_ILLEGAL] = 1 + seat``.
+the game then stops with ``game_out[G_ILLEGAL] = 1 + seat``. The rows and
+scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``; this module
+plays the turns: income, the auction, step 3 and the final round.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from zsim.games.baumeister import constants as K
+from zsim.games.baumeister.rows_nb import can_place_nb, legal_nb, open_range_nb, place_nb, score_nb, unplace_nb
+from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
+                                               hand_targets_nb)
+from zsim.games.baumeister.table_nb import ask_nb, pop_top_nb, put_under_nb, roll_nb
 from zsim.jit import cold, hot
 from zsim.rng import below_nb, seed_streams_nb
-from zsim.strategy_registry import dispatcher
-
-# strategy dispatch: generated for the installed strategies (see strategy_registry)
-decide_nb = dispatcher("baumeister").decide_nb
 
 
 @cold
@@ -52,215 +54,6 @@ def new_workspace_nb(n_players, n_cards):
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
     return loc, known, rows, city, st, pub, stacks, opts, rng, saved
-
-
-# ------------------------------------------------------------------ asking
-@hot
-def ask_nb(seat, kind, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng):
-    """The seat's answer to a decision with ``n`` options (an amount's low and
-    high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them."""
-    answer = decide_nb(ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
-                       rules, rng)
-    if kind == K.D_OPEN or kind == K.D_BID or kind == K.D_OFFER:
-        ok = opts[0] <= answer <= opts[1] or (answer == 0 and kind != K.D_OPEN)
-    else:
-        ok = 0 <= answer < n
-    if not ok:
-        pub[K.PUB_ILLEGAL] = 1 + seat
-        return -1
-    return answer
-
-
-@hot
-def roll_nb(rng):
-    """One die roll of the table's stream: 1..5, or SAB_FACE."""
-    d = below_nb(rng, K.TABLE_STREAM, 6)
-    return K.SAB_FACE if d == 5 else d + 1
-
-
-# ------------------------------------------------------------------ stacks
-@hot
-def put_under_nb(card, chooser, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
-    """The card goes under the smaller stack (``chooser`` picks on equal sizes)
-    and is shown to all; returns the stack, or -1 on an illegal choice."""
-    a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
-    if a < b:
-        k = K.STACK_OPEN
-    elif b < a:
-        k = K.STACK_HIDDEN
-    else:
-        opts[0] = K.STACK_OPEN
-        opts[1] = K.STACK_HIDDEN
-        i = ask_nb(chooser, K.D_UNDER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-        if i < 0:
-            return -1
-        k = opts[i]
-    n = pub[K.PUB_N]
-    size = pub[K.PUB_SIZE_OPEN + k]
-    stacks[k, (pub[K.PUB_HEAD_OPEN + k] + size) % n] = card
-    pub[K.PUB_SIZE_OPEN + k] = size + 1
-    if k == K.STACK_OPEN and size == 0:
-        pub[K.PUB_OPEN_TOP] = card
-    known[:, card] = 1
-    loc[card] = K.L_OPEN + k
-    return k
-
-
-@hot
-def pop_top_nb(k, pub, stacks):
-    """Take the top card of stack ``k``."""
-    n = pub[K.PUB_N]
-    head = pub[K.PUB_HEAD_OPEN + k]
-    card = stacks[k, head]
-    pub[K.PUB_HEAD_OPEN + k] = (head + 1) % n
-    pub[K.PUB_SIZE_OPEN + k] -= 1
-    if k == K.STACK_OPEN:
-        pub[K.PUB_OPEN_TOP] = stacks[k, (head + 1) % n] if pub[K.PUB_SIZE_OPEN] > 0 else 0
-    return card
-
-
-# ------------------------------------------------------------------ rows
-@hot
-def legal_nb(s, c, p, final, rows, city, deck):
-    """May card ``c`` go to row index ``p`` (OFF + position) of seat ``s``'s row?"""
-    count = city[s, K.C_COUNT]
-    t = deck[c, K.D_TYPE]
-    if count == 0:
-        if p != K.OFF:
-            return False
-    else:
-        left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
-        if p == left - 1:
-            if city[s, K.C_CLOSED_L] != 0:
-                return False
-        elif p == right + 1:
-            if city[s, K.C_CLOSED_R] != 0:
-                return False
-        elif left < p < right and rows[s, p] == 0:
-            if t == K.CORNER:
-                return False
-        else:
-            return False
-    if t == K.CORNER and final == 0 and city[s, K.C_CORNERS] >= 1:
-        return False
-    if t == K.HALL and city[s, K.C_HALLS] >= 1:
-        return False
-    kin = K.KIN[t]
-    nb = rows[s, p - 1]
-    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
-        return False
-    nb = rows[s, p + 1]
-    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
-        return False
-    return True
-
-
-@hot
-def place_nb(s, c, p, loc, rows, city, st, deck):
-    t = deck[c, K.D_TYPE]
-    if city[s, K.C_COUNT] == 0:
-        city[s, K.C_LEFT] = p
-        city[s, K.C_RIGHT] = p
-        if t == K.CORNER:
-            city[s, K.C_CLOSED_L] = p
-    elif p < city[s, K.C_LEFT]:
-        city[s, K.C_LEFT] = p
-        if t == K.CORNER:
-            city[s, K.C_CLOSED_L] = p
-    elif p > city[s, K.C_RIGHT]:
-        city[s, K.C_RIGHT] = p
-        if t == K.CORNER:
-            city[s, K.C_CLOSED_R] = p
-    rows[s, p] = c
-    city[s, K.C_COUNT] += 1
-    city[s, K.C_SHIELDS] += deck[c, K.D_SHIELDS]
-    city[s, K.C_COINS] += deck[c, K.D_COINS]
-    if t == K.HALL:
-        city[s, K.C_HALLS] += 1
-    if t == K.CORNER:
-        city[s, K.C_CORNERS] += 1
-    loc[c] = K.L_CITY + s
-    st[s, K.ST_HAND] -= 1
-
-
-@hot
-def remove_nb(s, p, rows, city, deck):
-    """Take the card at row index ``p`` out of seat ``s``'s row; returns it."""
-    c = rows[s, p]
-    t = deck[c, K.D_TYPE]
-    rows[s, p] = 0
-    city[s, K.C_COUNT] -= 1
-    city[s, K.C_SHIELDS] -= deck[c, K.D_SHIELDS]
-    city[s, K.C_COINS] -= deck[c, K.D_COINS]
-    if t == K.HALL:
-        city[s, K.C_HALLS] -= 1
-    if t == K.CORNER:
-        city[s, K.C_CORNERS] -= 1
-    if city[s, K.C_CLOSED_L] == p:
-        city[s, K.C_CLOSED_L] = 0
-    if city[s, K.C_CLOSED_R] == p:
-        city[s, K.C_CLOSED_R] = 0
-    if city[s, K.C_COUNT] == 0:
-        city[s, K.C_LEFT] = 0
-        city[s, K.C_RIGHT] = 0
-    else:
-        if p == city[s, K.C_LEFT]:
-            q = p + 1
-            while rows[s, q] == 0:
-                q += 1
-            city[s, K.C_LEFT] = q
-        if p == city[s, K.C_RIGHT]:
-            q = p - 1
-            while rows[s, q] == 0:
-                q -= 1
-            city[s, K.C_RIGHT] = q
-    return c
-
-
-@hot
-def unplace_nb(s, c, p, saved, loc, rows, city, st):
-    """Undo a trial :func:`place_nb` (``saved``: the row's city slots before it)."""
-    rows[s, p] = 0
-    for i in range(K.N_CITY):
-        city[s, i] = saved[i]
-    loc[c] = K.L_HAND + s
-    st[s, K.ST_HAND] += 1
-
-
-@hot
-def open_range_nb(s, city):
-    """(first, last) row indexes a card might go to: the open ends and every position between."""
-    if city[s, K.C_COUNT] == 0:
-        return K.OFF, K.OFF
-    lo = city[s, K.C_LEFT] if city[s, K.C_CLOSED_L] != 0 else city[s, K.C_LEFT] - 1
-    hi = city[s, K.C_RIGHT] if city[s, K.C_CLOSED_R] != 0 else city[s, K.C_RIGHT] + 1
-    return lo, hi
-
-
-@hot
-def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved):
-    """Can ``need`` more cards of seat ``s``'s hand be placed one after
-    another? (``saved``: scratch rows, one per level of the search.)"""
-    if need <= 0:
-        return True
-    for i in range(K.N_CITY):
-        saved[need, i] = city[s, i]
-    lo, hi = open_range_nb(s, city)
-    hand = K.L_HAND + s
-    for c in range(1, n_cards + 1):
-        if loc[c] != hand:
-            continue
-        for p in range(lo, hi + 1):
-            if not legal_nb(s, c, p, final, rows, city, deck):
-                continue
-            if need == 1:
-                return True
-            place_nb(s, c, p, loc, rows, city, st, deck)
-            ok = can_place_nb(s, need - 1, final, n_cards, loc, rows, city, st, deck, saved)
-            unplace_nb(s, c, p, saved[need], loc, rows, city, st)
-            if ok:
-                return True
-    return False
 
 
 # ------------------------------------------------------------------ 1. income
@@ -436,32 +229,6 @@ def unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules
 
 # ------------------------------------------------------------------ 3. build or sabotage
 @hot
-def building_targets_nb(s, city, st, pub, rules, opts):
-    """The rivals a building attack may target, into opts; their number."""
-    players = pub[K.PUB_PLAYERS]
-    least = -1
-    for t in range(players):
-        if t != s and city[t, K.C_COUNT] > 0 and (least < 0 or city[t, K.C_SHIELDS] < least):
-            least = city[t, K.C_SHIELDS]
-    n = 0
-    for t in range(players):
-        if t != s and city[t, K.C_COUNT] > 0 and (rules[K.R_ANY] != 0 or city[t, K.C_SHIELDS] == least):
-            opts[n] = t
-            n += 1
-    return n
-
-
-@hot
-def hand_targets_nb(s, st, pub, rules, opts):
-    n = 0
-    for t in range(pub[K.PUB_PLAYERS]):
-        if t != s and st[t, K.ST_HAND] >= rules[K.R_HAND_MIN]:
-            opts[n] = t
-            n += 1
-    return n
-
-
-@hot
 def need_of_nb(s, st, rules):
     return 1 if st[s, K.ST_BUILT_ONCE] != 0 else rules[K.R_FIRST_MIN]
 
@@ -555,172 +322,7 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
     seat_out[s, K.S_CARDS_BUILT] += placed
 
 
-@hot
-def destroy_nb(card, target, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-               stacks, seat_out, game_out):
-    seat_out[target, K.S_DESTROYED] += 1
-    game_out[K.G_DESTROYED] += 1
-    put_under_nb(card, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
-
-
-@hot
-def attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                       seat_out, game_out):
-    st[s, K.ST_SAB] -= 1
-    pub[K.PUB_RESERVE] += 1
-    seat_out[s, K.S_ATTACKS] += 1
-    game_out[K.G_BUILDING_ATTACKS] += 1
-    pub[K.PUB_ATTACKER] = s
-    n = building_targets_nb(s, city, st, pub, rules, opts)
-    i = 0
-    if n > 1:
-        i = ask_nb(s, K.D_TARGET, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-        if i < 0:
-            return
-    t = opts[i]
-    pub[K.PUB_TARGET] = t
-    n = 0
-    for p in range(city[t, K.C_LEFT], city[t, K.C_RIGHT] + 1):
-        if rows[t, p] != 0:
-            opts[n] = p
-            n += 1
-    i = 0
-    if n > 1:
-        i = ask_nb(s, K.D_CARD, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-        if i < 0:
-            return
-    p = opts[i]
-    pub[K.PUB_ATTACK_POS] = p
-    card = rows[t, p]
-    value = deck[card, K.D_VALUE]
-    destroyed = False
-    paid = 0
-    if rules[K.R_ANY] != 0:
-        offer = 0
-        purse = st[t, K.ST_MONEY]
-        if purse >= 1:
-            opts[0] = 0
-            opts[1] = purse
-            offer = ask_nb(t, K.D_OFFER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-            if offer < 0:
-                return
-        accepted = False
-        if offer > 0:
-            pub[K.PUB_OFFER] = offer
-            opts[0] = K.ACCEPT
-            opts[1] = K.REFUSE
-            i = ask_nb(s, K.D_ACCEPT, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-            if i < 0:
-                return
-            accepted = opts[i] == K.ACCEPT
-        if accepted:
-            paid = offer
-            seat_out[t, K.S_OFFER_PAID] += offer
-        else:
-            face = roll_nb(rng)
-            destroyed = face == K.SAB_FACE or face > city[t, K.C_SHIELDS]
-    else:
-        face = roll_nb(rng)
-        if face == K.SAB_FACE:
-            destroyed = True
-        elif face >= 3:
-            keep = False
-            if st[t, K.ST_MONEY] >= value:
-                opts[0] = K.KEEP
-                opts[1] = K.LOSE
-                i = ask_nb(t, K.D_KEEP, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-                if i < 0:
-                    return
-                keep = opts[i] == K.KEEP
-            if keep:
-                paid = value
-                seat_out[t, K.S_KEPT_PAID] += value
-            else:
-                destroyed = True
-    st[t, K.ST_MONEY] -= paid
-    st[s, K.ST_MONEY] += paid
-    if destroyed:
-        remove_nb(t, p, rows, city, deck)
-        destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                   seat_out, game_out)
-
-
-@hot
-def attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-                   game_out):
-    st[s, K.ST_SAB] -= 1
-    pub[K.PUB_RESERVE] += 1
-    seat_out[s, K.S_ATTACKS] += 1
-    game_out[K.G_HAND_ATTACKS] += 1
-    pub[K.PUB_ATTACKER] = s
-    n = hand_targets_nb(s, st, pub, rules, opts)
-    i = 0
-    if n > 1:
-        i = ask_nb(s, K.D_TARGET, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
-        if i < 0:
-            return
-    t = opts[i]
-    pub[K.PUB_TARGET] = t
-    index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
-    hand = K.L_HAND + t
-    card = 0
-    for c in range(1, pub[K.PUB_N] + 1):
-        if loc[c] == hand:
-            if index == 0:
-                card = c
-                break
-            index -= 1
-    st[t, K.ST_HAND] -= 1
-    destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-               seat_out, game_out)
-
-
 # ------------------------------------------------------------------ the game
-@hot
-def score_nb(s, rows, city, loc, pub, deck, rules, seat_out):
-    built = 0
-    left, right, count = city[s, K.C_LEFT], city[s, K.C_RIGHT], city[s, K.C_COUNT]
-    for p in range(left, right + 1):
-        c = rows[s, p]
-        if c != 0:
-            built += deck[c, K.D_VALUE]
-    complete = count > 0 and right - left + 1 == count and city[s, K.C_CLOSED_L] != 0 \
-        and city[s, K.C_CLOSED_R] != 0
-    middle = 0
-    churches = 0
-    corners = 0
-    if complete:
-        if city[s, K.C_HALLS] == 1:
-            h = left
-            while deck[rows[s, h], K.D_TYPE] != K.HALL:
-                h += 1
-            if count % 2 == 1 and h - left == count // 2:
-                middle = rules[K.R_BONUS_MIDDLE]
-            n_left = 0
-            n_right = 0
-            for p in range(left, right + 1):
-                if deck[rows[s, p], K.D_TYPE] == K.CHURCH:
-                    if p < h:
-                        n_left += 1
-                    else:
-                        n_right += 1
-            if n_left == n_right and n_left >= 1:
-                churches = rules[K.R_BONUS_CHURCHES]
-        if deck[rows[s, left], K.D_VALUE] == deck[rows[s, right], K.D_VALUE]:
-            corners = rules[K.R_BONUS_CORNERS]
-    hand = 0
-    for c in range(1, pub[K.PUB_N] + 1):
-        if loc[c] == K.L_HAND + s:
-            hand += deck[c, K.D_VALUE]
-    seat_out[s, K.S_BUILT] = built
-    seat_out[s, K.S_COMPLETE] = 1 if complete else 0
-    seat_out[s, K.S_MIDDLE] = middle
-    seat_out[s, K.S_CHURCHES] = churches
-    seat_out[s, K.S_CORNERS] = corners
-    seat_out[s, K.S_HAND] = hand
-    seat_out[s, K.S_TOTAL] = built + middle + churches + corners - hand
-
-
 @hot
 def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
@@ -805,9 +407,3 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
         seat_out[s, K.S_PLACE] = place
     game_out[K.G_TURNS] = pub[K.PUB_TURN]
     game_out[K.G_END_REASON] = reason
-
-
-@cold
-def decide_one_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
-    """One strategy decision outside a game (the reference engine's KernelDecider)."""
-    return decide_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng)

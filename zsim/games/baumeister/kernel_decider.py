@@ -112,7 +112,7 @@ class KernelDecider:
                 c[K.C_CLOSED_L if end == LEFT else K.C_CLOSED_R] = K.OFF + pos
 
     def decide(self, game: Game, seat: int, kind: str, options: tuple):
-        from zsim.games.baumeister.engine_nb import decide_one_nb
+        from zsim.games.baumeister.table_nb import decide_one_nb
 
         self.load(game)
         o = self.opts

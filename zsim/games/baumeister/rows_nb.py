@@ -1,0 +1,195 @@
+"""The fast Baumeister engine's cities: the building rules of a row, placing,
+removing, the search for a build that can still be made, and scoring."""
+from __future__ import annotations
+
+from zsim.games.baumeister import constants as K
+from zsim.jit import hot
+
+
+# ------------------------------------------------------------------ rows
+@hot
+def legal_nb(s, c, p, final, rows, city, deck):
+    """May card ``c`` go to row index ``p`` (OFF + position) of seat ``s``'s row?"""
+    count = city[s, K.C_COUNT]
+    t = deck[c, K.D_TYPE]
+    if count == 0:
+        if p != K.OFF:
+            return False
+    else:
+        left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+        if p == left - 1:
+            if city[s, K.C_CLOSED_L] != 0:
+                return False
+        elif p == right + 1:
+            if city[s, K.C_CLOSED_R] != 0:
+                return False
+        elif left < p < right and rows[s, p] == 0:
+            if t == K.CORNER:
+                return False
+        else:
+            return False
+    if t == K.CORNER and final == 0 and city[s, K.C_CORNERS] >= 1:
+        return False
+    if t == K.HALL and city[s, K.C_HALLS] >= 1:
+        return False
+    kin = K.KIN[t]
+    nb = rows[s, p - 1]
+    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
+        return False
+    nb = rows[s, p + 1]
+    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
+        return False
+    return True
+
+
+@hot
+def place_nb(s, c, p, loc, rows, city, st, deck):
+    t = deck[c, K.D_TYPE]
+    if city[s, K.C_COUNT] == 0:
+        city[s, K.C_LEFT] = p
+        city[s, K.C_RIGHT] = p
+        if t == K.CORNER:
+            city[s, K.C_CLOSED_L] = p
+    elif p < city[s, K.C_LEFT]:
+        city[s, K.C_LEFT] = p
+        if t == K.CORNER:
+            city[s, K.C_CLOSED_L] = p
+    elif p > city[s, K.C_RIGHT]:
+        city[s, K.C_RIGHT] = p
+        if t == K.CORNER:
+            city[s, K.C_CLOSED_R] = p
+    rows[s, p] = c
+    city[s, K.C_COUNT] += 1
+    city[s, K.C_SHIELDS] += deck[c, K.D_SHIELDS]
+    city[s, K.C_COINS] += deck[c, K.D_COINS]
+    if t == K.HALL:
+        city[s, K.C_HALLS] += 1
+    if t == K.CORNER:
+        city[s, K.C_CORNERS] += 1
+    loc[c] = K.L_CITY + s
+    st[s, K.ST_HAND] -= 1
+
+
+@hot
+def remove_nb(s, p, rows, city, deck):
+    """Take the card at row index ``p`` out of seat ``s``'s row; returns it."""
+    c = rows[s, p]
+    t = deck[c, K.D_TYPE]
+    rows[s, p] = 0
+    city[s, K.C_COUNT] -= 1
+    city[s, K.C_SHIELDS] -= deck[c, K.D_SHIELDS]
+    city[s, K.C_COINS] -= deck[c, K.D_COINS]
+    if t == K.HALL:
+        city[s, K.C_HALLS] -= 1
+    if t == K.CORNER:
+        city[s, K.C_CORNERS] -= 1
+    if city[s, K.C_CLOSED_L] == p:
+        city[s, K.C_CLOSED_L] = 0
+    if city[s, K.C_CLOSED_R] == p:
+        city[s, K.C_CLOSED_R] = 0
+    if city[s, K.C_COUNT] == 0:
+        city[s, K.C_LEFT] = 0
+        city[s, K.C_RIGHT] = 0
+    else:
+        if p == city[s, K.C_LEFT]:
+            q = p + 1
+            while rows[s, q] == 0:
+                q += 1
+            city[s, K.C_LEFT] = q
+        if p == city[s, K.C_RIGHT]:
+            q = p - 1
+            while rows[s, q] == 0:
+                q -= 1
+            city[s, K.C_RIGHT] = q
+    return c
+
+
+@hot
+def unplace_nb(s, c, p, saved, loc, rows, city, st):
+    """Undo a trial :func:`place_nb` (``saved``: the row's city slots before it)."""
+    rows[s, p] = 0
+    for i in range(K.N_CITY):
+        city[s, i] = saved[i]
+    loc[c] = K.L_HAND + s
+    st[s, K.ST_HAND] += 1
+
+
+@hot
+def open_range_nb(s, city):
+    """(first, last) row indexes a card might go to: the open ends and every position between."""
+    if city[s, K.C_COUNT] == 0:
+        return K.OFF, K.OFF
+    lo = city[s, K.C_LEFT] if city[s, K.C_CLOSED_L] != 0 else city[s, K.C_LEFT] - 1
+    hi = city[s, K.C_RIGHT] if city[s, K.C_CLOSED_R] != 0 else city[s, K.C_RIGHT] + 1
+    return lo, hi
+
+
+@hot
+def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved):
+    """Can ``need`` more cards of seat ``s``'s hand be placed one after
+    another? (``saved``: scratch rows, one per level of the search.)"""
+    if need <= 0:
+        return True
+    for i in range(K.N_CITY):
+        saved[need, i] = city[s, i]
+    lo, hi = open_range_nb(s, city)
+    hand = K.L_HAND + s
+    for c in range(1, n_cards + 1):
+        if loc[c] != hand:
+            continue
+        for p in range(lo, hi + 1):
+            if not legal_nb(s, c, p, final, rows, city, deck):
+                continue
+            if need == 1:
+                return True
+            place_nb(s, c, p, loc, rows, city, st, deck)
+            ok = can_place_nb(s, need - 1, final, n_cards, loc, rows, city, st, deck, saved)
+            unplace_nb(s, c, p, saved[need], loc, rows, city, st)
+            if ok:
+                return True
+    return False
+
+
+@hot
+def score_nb(s, rows, city, loc, pub, deck, rules, seat_out):
+    built = 0
+    left, right, count = city[s, K.C_LEFT], city[s, K.C_RIGHT], city[s, K.C_COUNT]
+    for p in range(left, right + 1):
+        c = rows[s, p]
+        if c != 0:
+            built += deck[c, K.D_VALUE]
+    complete = count > 0 and right - left + 1 == count and city[s, K.C_CLOSED_L] != 0 \
+        and city[s, K.C_CLOSED_R] != 0
+    middle = 0
+    churches = 0
+    corners = 0
+    if complete:
+        if city[s, K.C_HALLS] == 1:
+            h = left
+            while deck[rows[s, h], K.D_TYPE] != K.HALL:
+                h += 1
+            if count % 2 == 1 and h - left == count // 2:
+                middle = rules[K.R_BONUS_MIDDLE]
+            n_left = 0
+            n_right = 0
+            for p in range(left, right + 1):
+                if deck[rows[s, p], K.D_TYPE] == K.CHURCH:
+                    if p < h:
+                        n_left += 1
+                    else:
+                        n_right += 1
+            if n_left == n_right and n_left >= 1:
+                churches = rules[K.R_BONUS_CHURCHES]
+        if deck[rows[s, left], K.D_VALUE] == deck[rows[s, right], K.D_VALUE]:
+            corners = rules[K.R_BONUS_CORNERS]
+    hand = 0
+    for c in range(1, pub[K.PUB_N] + 1):
+        if loc[c] == K.L_HAND + s:
+            hand += deck[c, K.D_VALUE]
+    seat_out[s, K.S_BUILT] = built
+    seat_out[s, K.S_COMPLETE] = 1 if complete else 0
+    seat_out[s, K.S_MIDDLE] = middle
+    seat_out[s, K.S_CHURCHES] = churches
+    seat_out[s, K.S_CORNERS] = corners
+    seat_out[s, K.S_HAND] = hand
+    seat_out[s, K.S_TOTAL] = built + middle + churches + corners - hand

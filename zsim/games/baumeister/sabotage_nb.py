@@ -1,0 +1,154 @@
+"""The fast Baumeister engine's saboteurs: the targets and both attacks."""
+from __future__ import annotations
+
+from zsim.games.baumeister import constants as K
+from zsim.games.baumeister.rows_nb import remove_nb
+from zsim.games.baumeister.table_nb import ask_nb, put_under_nb, roll_nb
+from zsim.jit import hot
+from zsim.rng import below_nb
+
+
+@hot
+def building_targets_nb(s, city, st, pub, rules, opts):
+    """The rivals a building attack may target, into opts; their number."""
+    players = pub[K.PUB_PLAYERS]
+    least = -1
+    for t in range(players):
+        if t != s and city[t, K.C_COUNT] > 0 and (least < 0 or city[t, K.C_SHIELDS] < least):
+            least = city[t, K.C_SHIELDS]
+    n = 0
+    for t in range(players):
+        if t != s and city[t, K.C_COUNT] > 0 and (rules[K.R_ANY] != 0 or city[t, K.C_SHIELDS] == least):
+            opts[n] = t
+            n += 1
+    return n
+
+
+@hot
+def hand_targets_nb(s, st, pub, rules, opts):
+    n = 0
+    for t in range(pub[K.PUB_PLAYERS]):
+        if t != s and st[t, K.ST_HAND] >= rules[K.R_HAND_MIN]:
+            opts[n] = t
+            n += 1
+    return n
+
+
+@hot
+def destroy_nb(card, target, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+               stacks, seat_out, game_out):
+    seat_out[target, K.S_DESTROYED] += 1
+    game_out[K.G_DESTROYED] += 1
+    put_under_nb(card, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+
+
+@hot
+def attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                       seat_out, game_out):
+    st[s, K.ST_SAB] -= 1
+    pub[K.PUB_RESERVE] += 1
+    seat_out[s, K.S_ATTACKS] += 1
+    game_out[K.G_BUILDING_ATTACKS] += 1
+    pub[K.PUB_ATTACKER] = s
+    n = building_targets_nb(s, city, st, pub, rules, opts)
+    i = 0
+    if n > 1:
+        i = ask_nb(s, K.D_TARGET, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    t = opts[i]
+    pub[K.PUB_TARGET] = t
+    n = 0
+    for p in range(city[t, K.C_LEFT], city[t, K.C_RIGHT] + 1):
+        if rows[t, p] != 0:
+            opts[n] = p
+            n += 1
+    i = 0
+    if n > 1:
+        i = ask_nb(s, K.D_CARD, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    p = opts[i]
+    pub[K.PUB_ATTACK_POS] = p
+    card = rows[t, p]
+    value = deck[card, K.D_VALUE]
+    destroyed = False
+    paid = 0
+    if rules[K.R_ANY] != 0:
+        offer = 0
+        purse = st[t, K.ST_MONEY]
+        if purse >= 1:
+            opts[0] = 0
+            opts[1] = purse
+            offer = ask_nb(t, K.D_OFFER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if offer < 0:
+                return
+        accepted = False
+        if offer > 0:
+            pub[K.PUB_OFFER] = offer
+            opts[0] = K.ACCEPT
+            opts[1] = K.REFUSE
+            i = ask_nb(s, K.D_ACCEPT, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            if i < 0:
+                return
+            accepted = opts[i] == K.ACCEPT
+        if accepted:
+            paid = offer
+            seat_out[t, K.S_OFFER_PAID] += offer
+        else:
+            face = roll_nb(rng)
+            destroyed = face == K.SAB_FACE or face > city[t, K.C_SHIELDS]
+    else:
+        face = roll_nb(rng)
+        if face == K.SAB_FACE:
+            destroyed = True
+        elif face >= 3:
+            keep = False
+            if st[t, K.ST_MONEY] >= value:
+                opts[0] = K.KEEP
+                opts[1] = K.LOSE
+                i = ask_nb(t, K.D_KEEP, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+                if i < 0:
+                    return
+                keep = opts[i] == K.KEEP
+            if keep:
+                paid = value
+                seat_out[t, K.S_KEPT_PAID] += value
+            else:
+                destroyed = True
+    st[t, K.ST_MONEY] -= paid
+    st[s, K.ST_MONEY] += paid
+    if destroyed:
+        remove_nb(t, p, rows, city, deck)
+        destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                   seat_out, game_out)
+
+
+@hot
+def attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+                   game_out):
+    st[s, K.ST_SAB] -= 1
+    pub[K.PUB_RESERVE] += 1
+    seat_out[s, K.S_ATTACKS] += 1
+    game_out[K.G_HAND_ATTACKS] += 1
+    pub[K.PUB_ATTACKER] = s
+    n = hand_targets_nb(s, st, pub, rules, opts)
+    i = 0
+    if n > 1:
+        i = ask_nb(s, K.D_TARGET, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return
+    t = opts[i]
+    pub[K.PUB_TARGET] = t
+    index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
+    hand = K.L_HAND + t
+    card = 0
+    for c in range(1, pub[K.PUB_N] + 1):
+        if loc[c] == hand:
+            if index == 0:
+                card = c
+                break
+            index -= 1
+    st[t, K.ST_HAND] -= 1
+    destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+               seat_out, game_out)

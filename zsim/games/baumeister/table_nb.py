@@ -1,0 +1,82 @@
+"""The fast Baumeister engine's table: the one strategy dispatch with its check
+of every answer, the die, and the two stacks (see engine_nb.py for the arrays)."""
+from __future__ import annotations
+
+from zsim.games.baumeister import constants as K
+from zsim.jit import cold, hot
+from zsim.rng import below_nb
+from zsim.strategy_registry import dispatcher
+
+# strategy dispatch: generated for the installed strategies (see strategy_registry)
+decide_nb = dispatcher("baumeister").decide_nb
+
+
+# ------------------------------------------------------------------ asking
+@hot
+def ask_nb(seat, kind, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng):
+    """The seat's answer to a decision with ``n`` options (an amount's low and
+    high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them."""
+    answer = decide_nb(ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
+                       rules, rng)
+    if kind == K.D_OPEN or kind == K.D_BID or kind == K.D_OFFER:
+        ok = opts[0] <= answer <= opts[1] or (answer == 0 and kind != K.D_OPEN)
+    else:
+        ok = 0 <= answer < n
+    if not ok:
+        pub[K.PUB_ILLEGAL] = 1 + seat
+        return -1
+    return answer
+
+
+@hot
+def roll_nb(rng):
+    """One die roll of the table's stream: 1..5, or SAB_FACE."""
+    d = below_nb(rng, K.TABLE_STREAM, 6)
+    return K.SAB_FACE if d == 5 else d + 1
+
+
+# ------------------------------------------------------------------ stacks
+@hot
+def put_under_nb(card, chooser, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
+    """The card goes under the smaller stack (``chooser`` picks on equal sizes)
+    and is shown to all; returns the stack, or -1 on an illegal choice."""
+    a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
+    if a < b:
+        k = K.STACK_OPEN
+    elif b < a:
+        k = K.STACK_HIDDEN
+    else:
+        opts[0] = K.STACK_OPEN
+        opts[1] = K.STACK_HIDDEN
+        i = ask_nb(chooser, K.D_UNDER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        if i < 0:
+            return -1
+        k = opts[i]
+    n = pub[K.PUB_N]
+    size = pub[K.PUB_SIZE_OPEN + k]
+    stacks[k, (pub[K.PUB_HEAD_OPEN + k] + size) % n] = card
+    pub[K.PUB_SIZE_OPEN + k] = size + 1
+    if k == K.STACK_OPEN and size == 0:
+        pub[K.PUB_OPEN_TOP] = card
+    known[:, card] = 1
+    loc[card] = K.L_OPEN + k
+    return k
+
+
+@hot
+def pop_top_nb(k, pub, stacks):
+    """Take the top card of stack ``k``."""
+    n = pub[K.PUB_N]
+    head = pub[K.PUB_HEAD_OPEN + k]
+    card = stacks[k, head]
+    pub[K.PUB_HEAD_OPEN + k] = (head + 1) % n
+    pub[K.PUB_SIZE_OPEN + k] -= 1
+    if k == K.STACK_OPEN:
+        pub[K.PUB_OPEN_TOP] = stacks[k, (head + 1) % n] if pub[K.PUB_SIZE_OPEN] > 0 else 0
+    return card
+
+
+@cold
+def decide_one_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
+    """One strategy decision outside a game (the reference engine's KernelDecider)."""
+    return decide_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng)
