@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
 from zsim.jit import cold_parallel
 from zsim.rng import game_key_nb
@@ -27,3 +28,37 @@ def play_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_p
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
             play_game_nb(key, deck, rules, strat_ids, strat_params, ws, seat_out[g], game_out[g])
+
+
+@cold_parallel
+def play_cards_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_params, seat_out, game_out,
+                        cards_out, block):
+    """:func:`play_batch_nb` with the per-card log: ``cards_out[g, c]`` [N + 1, N_CARD_LOG] is card c's
+    last sale (price, turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold,
+    and where it ended (``CE_*``) and whose (-1 in a stack). The same games, the same seat and game rows."""
+    n_players = strat_ids.shape[0]
+    n_cards = deck.shape[0] - 1
+    n_blocks = (n_games + block - 1) // block
+    seed = np.uint64(run_seed)
+    for b in prange(n_blocks):
+        ws = new_workspace_nb(n_players, n_cards)
+        loc, sold = ws[0], ws[10]
+        stop = min(n_games, (b + 1) * block)
+        for g in range(b * block, stop):
+            key = game_key_nb(seed, np.uint64(first_game + g))
+            play_game_nb(key, deck, rules, strat_ids, strat_params, ws, seat_out[g], game_out[g])
+            out = cards_out[g]
+            out[0, :] = 0
+            for c in range(1, n_cards + 1):
+                for i in range(K.N_SOLD):
+                    out[c, i] = sold[c, i]
+                where = loc[c]
+                if where >= K.L_CITY:
+                    out[c, K.CL_END] = K.CE_CITY
+                    out[c, K.CL_OWNER] = where - K.L_CITY
+                elif where >= K.L_HAND:
+                    out[c, K.CL_END] = K.CE_HAND
+                    out[c, K.CL_OWNER] = where - K.L_HAND
+                else:
+                    out[c, K.CL_END] = K.CE_STACK
+                    out[c, K.CL_OWNER] = -1

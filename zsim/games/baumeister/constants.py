@@ -98,5 +98,16 @@ N_GAME_STATS = len(GAME_COLUMNS)
 END_REASONS = ("stack_empty", "max_turns", "illegal")
 END_STACK, END_TURNS, END_ILLEGAL = range(3)
 
+# the per-card log (batch_nb.play_cards_batch_nb): cards_out[g, c, CL_*] for card c = 1..N (row 0 unused).
+# The workspace's ``sold`` [N + 1, N_SOLD] holds the first five while a game runs (one store each per
+# sale, in award_nb); the end is read from ``loc`` when the game is over.
+CARD_COLUMNS = ("price", "turn", "buyer", "stack", "times_sold", "end", "owner")
+CL_PRICE, CL_TURN, CL_BUYER, CL_STACK, CL_TIMES, CL_END, CL_OWNER = range(len(CARD_COLUMNS))
+N_SOLD = 5                  # CL_PRICE .. CL_TIMES: what award_nb writes (the last sale of the card)
+N_CARD_LOG = len(CARD_COLUMNS)
+#: where a card ended (CL_END): a stack (never sold, unsold, or destroyed), a hand, a city
+CARD_ENDS = ("stack", "hand", "city")
+CE_STACK, CE_HAND, CE_CITY = range(3)
+
 #: neighbour class of each type: tower and corner tower count as one
 KIN = np.array([TOWER, TOWER, GATE, HALL, CHURCH], dtype=np.int64)

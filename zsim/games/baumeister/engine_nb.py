@@ -53,7 +53,8 @@ def new_workspace_nb(n_players, n_cards):
     opts = np.zeros(K.MAX_OPTS, np.int64)
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
-    return loc, known, rows, city, st, pub, stacks, opts, rng, saved
+    sold = np.zeros((n_cards + 1, K.N_SOLD), np.int64)
+    return loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold
 
 
 # ------------------------------------------------------------------ 1. income
@@ -99,7 +100,7 @@ def cap_nb(s, st, rules):
 
 @hot
 def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-               game_out):
+               game_out, sold):
     players = pub[K.PUB_PLAYERS]
     n = 0
     if pub[K.PUB_SIZE_OPEN] > 0:
@@ -180,14 +181,15 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
         else:
             st[at, K.ST_ACTIVE] = 0
     award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-             game_out)
+             game_out, sold)
 
 
 @hot
 def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-             game_out):
+             game_out, sold):
     """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
-    the chain is asked to pay; nobody able to pay: the card is unsold."""
+    the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
+    (price, turn, buyer, stack, times sold: the per-card log; nothing reads it during the game)."""
     players = pub[K.PUB_PLAYERS]
     a_broke = False
     while True:
@@ -211,6 +213,11 @@ def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules,
             t = deck[card, K.D_TYPE]
             game_out[K.G_SOLD + t] += 1
             game_out[K.G_PRICE + t] += bid
+            sold[card, K.CL_PRICE] = bid
+            sold[card, K.CL_TURN] = pub[K.PUB_TURN]
+            sold[card, K.CL_BUYER] = seat
+            sold[card, K.CL_STACK] = pub[K.PUB_STACK]
+            sold[card, K.CL_TIMES] += 1
             return
         seat_out[seat, K.S_INSOLVENT] += 1
         seat_out[seat, K.S_PENALTY] += st[seat, K.ST_MONEY]
@@ -326,7 +333,7 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
 @hot
 def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    loc, known, rows, city, st, pub, stacks, opts, rng, saved = ws
+    loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
     seed_streams_nb(key, rng)
@@ -337,6 +344,9 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     city[:, :] = 0
     st[:, :] = 0
     pub[:] = 0
+    sold[:, :] = 0
+    sold[:, K.CL_BUYER] = -1
+    sold[:, K.CL_STACK] = -1
     pub[K.PUB_PLAYERS] = players
     pub[K.PUB_N] = n_cards
     pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
@@ -369,7 +379,7 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
         if pub[K.PUB_ILLEGAL] != 0:
             break
         auction_nb(seat, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-                   game_out)
+                   game_out, sold)
         if pub[K.PUB_ILLEGAL] != 0:
             break
         triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0

@@ -43,6 +43,27 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, block)
 
 
+def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
+               block: int = BLOCK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Games ``first .. first + n - 1`` of ``seed`` with the per-card log: (seat rows [n, P, N_SEAT_STATS],
+    game rows [n, N_GAME_STATS], cards [n, N + 1, N_CARD_LOG], columns ``constants.CARD_COLUMNS``).
+    The seat and game rows are those :func:`play_into` gives for the same games."""
+    from zsim.games.baumeister.batch_nb import play_cards_batch_nb
+    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+
+    rules_a, deck_a = rules_array(rules), deck.arrays()
+    players = len(ids)
+    seat_out = np.zeros((n, players, K.N_SEAT_STATS), np.int64)
+    game_out = np.zeros((n, K.N_GAME_STATS), np.int64)
+    cards_out = np.zeros((n, deck.n + 1, K.N_CARD_LOG), np.int64)
+    if not play_game_nb.signatures:
+        play_game_nb(np.uint64(0), deck_a, rules_a, ids, params, new_workspace_nb(players, deck.n),
+                     np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
+    play_cards_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, cards_out,
+                        block)
+    return seat_out, game_out, cards_out
+
+
 def reference_rows(result) -> tuple[np.ndarray, np.ndarray]:
     """A reference :class:`~.reference.Result` as (seat rows, game row) in the fast engine's columns."""
     seat = np.zeros((result.players, K.N_SEAT_STATS), np.int64)
