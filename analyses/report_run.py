@@ -68,8 +68,9 @@ def tournament_result(plan, p: int, advance, game: str = "zahltag") -> AnalysisR
     entries = builtin_field(game)
     t = run_tournament(entries, p, plan.deals, plan.seed, plan.rules, getattr(plan, "deck", None),
                        design="rotations", on_games=advance, game=game)
+    score = t.score_label
     table = (t.strategies()
-             .rename({"win_ci95": "win_share_ci95", "money_ci95": "money_mean_ci95",
+             .rename({"win_ci95": "win_share_ci95", f"{score}_ci95": f"{score}_mean_ci95",
                       "place_ci95": "mean_place_ci95"})
              .sort("win_share", descending=True))
     top = table.row(0, named=True)

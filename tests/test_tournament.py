@@ -505,3 +505,23 @@ def test_python_m_entry_point_knows_the_command():
 
 def test_win_units_split_evenly():
     assert all(WIN_UNITS % n == 0 for n in range(1, 5))
+
+
+def test_the_score_columns_carry_the_games_score_name():
+    """Baumeister's score is its total of points, not money: the tables say ``score_mean``; Zahltag's and
+    Zahlemann's keep ``money_mean``. The mean is each seat's score column, averaged."""
+    t = run_tournament(("first", "random"), 2, 6, 11, game="baumeister", check_identical=False)
+    frame, seats = t.strategies(), t.seats()
+    assert {"score_mean", "score_ci95"} <= set(frame.columns) and "money_mean" not in frame.columns
+    assert {"score_mean", "score_ci95"} <= set(seats.columns)
+    rows = []
+    run_tournament(("first", "random"), 2, 6, 11, game="baumeister", check_identical=False,
+                   on_rows=rows.append)
+    rows = pl.concat(rows)
+    by = dict(rows.group_by("strategy").agg(pl.col("total").mean()).iter_rows())
+    for r in frame.iter_rows(named=True):
+        assert r["score_mean"] == pytest.approx(by[r["strategy"]])
+    assert "score_ci95_duplicate" in variance_reduction(t, t).columns
+    for game, spec in (("zahltag", "simple"), ("zahlemann", "shedder")):
+        z = run_tournament((spec, "random"), 2, 4, 11, game=game, check_identical=False)
+        assert "money_mean" in z.strategies().columns and "score_mean" not in z.strategies().columns

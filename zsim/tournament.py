@@ -181,10 +181,16 @@ class Tournament:
         """Seat pairs (row entry, column entry) compared in one deal's games (int [F, F])."""
         return _seat_pairs(self.orders[0], len(self.entries))
 
+    @property
+    def score_label(self) -> str:
+        """The name of the game's score in the tables: ``money`` (Zahltag, Zahlemann), ``score``..."""
+        return get_game(self.game).score_label
+
     def strategies(self) -> pl.DataFrame:
-        """One row per field entry: win share, mean money and mean place with 95% CIs over deals."""
+        """One row per field entry: win share, the mean score (``<score_label>_mean``: money for
+        Zahltag and Zahlemann) and mean place with 95% CIs over deals."""
         occ = self.per_deal_seats()
-        cols = _stat_columns(self.ent_sum, self.ent_sq, self.deals, occ)
+        cols = _stat_columns(self.ent_sum, self.ent_sq, self.deals, occ, self.score_label)
         present = np.array([[e in row for row in self.orders[0].tolist()] for e in range(len(self.entries))])
         return pl.DataFrame({"strategy": list(self.entries),
                              "fair": [is_fair(e, self.game) for e in self.entries], **cols,
@@ -195,7 +201,7 @@ class Tournament:
         puts every entry at every seat equally often)."""
         occ = np.full(self.players, self.per_deal)
         return pl.DataFrame({"seat": list(range(self.players)),
-                             **_stat_columns(self.seat_sum, self.seat_sq, self.deals, occ)})
+                             **_stat_columns(self.seat_sum, self.seat_sq, self.deals, occ, self.score_label)})
 
     def above_ci95(self) -> np.ndarray:
         """95% half-widths (float [F, F], NaN where the pair never met) of the
@@ -265,11 +271,13 @@ def _half_width(t: int, s: int, deals: int, k: int) -> float:
     return Z95 * math.sqrt(max(var, 0.0) / deals)
 
 
-def _stat_columns(total: np.ndarray, sq: np.ndarray, deals: int, per_deal: np.ndarray) -> dict:
+def _stat_columns(total: np.ndarray, sq: np.ndarray, deals: int, per_deal: np.ndarray,
+                  score: str = "money") -> dict:
     """Means and 95% half-widths of per-deal values x_d = X_d / per_deal,
-    from the exact sums of X_d and X_d**2."""
+    from the exact sums of X_d and X_d**2; the score's columns are named
+    ``<score>_mean`` and ``<score>_ci95`` (the game's ``score_label``)."""
     out = {}
-    names = (("win_share", "win_ci95"), ("money_mean", "money_ci95"), ("mean_place", "place_ci95"))
+    names = (("win_share", "win_ci95"), (f"{score}_mean", f"{score}_ci95"), ("mean_place", "place_ci95"))
     for i, ((label, ci_label), scale) in enumerate(zip(names, (WIN_UNITS, 1, 1))):
         means, cis = [], []
         for j in range(total.shape[1]):
@@ -444,7 +452,7 @@ def variance_reduction(dup: Tournament, ind: Tournament) -> pl.DataFrame:
     more games independent deals need for the same precision)."""
     a, b = dup.strategies(), ind.strategies()
     out = {"strategy": list(dup.entries) + ["all (pooled)"]}
-    for stat in ("win", "money"):
+    for stat in ("win", dup.score_label):
         d, i = a[f"{stat}_ci95"].to_numpy(), b[f"{stat}_ci95"].to_numpy()
         d = np.append(d, math.sqrt(np.mean(d ** 2)))   # pooled: root mean square half-width
         i = np.append(i, math.sqrt(np.mean(i ** 2)))
