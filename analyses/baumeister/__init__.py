@@ -1,0 +1,1 @@
+"""Wettstreit der Baumeister's analyses (zsim analyze --game baumeister, zsim report --game baumeister)."""
