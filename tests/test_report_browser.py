@@ -24,6 +24,7 @@ from analyses.result import AnalysisResult
 
 EXAMPLE = Path(__file__).parents[1] / "reports" / "example" / "index.html"
 ZAHLEMANN = Path(__file__).parents[1] / "reports" / "zahlemann" / "index.html"
+BAUMEISTER = Path(__file__).parents[1] / "reports" / "baumeister" / "index.html"
 #: at 1280 px a figure is shown at no less than this share of its natural
 #: width: 10 pt tick labels in a 110 dpi PNG are 15 px there, so >= 9 CSS px
 MIN_SCALE = 0.6
@@ -152,7 +153,7 @@ def test_the_checker_sees_a_figure_shown_too_small(synthetic_page):
     assert any(p.startswith("image figures/wide-3.png is shown 200 px wide") for p in found), found
 
 
-@pytest.mark.parametrize("page", [EXAMPLE, ZAHLEMANN], ids=["zahltag", "zahlemann"])
+@pytest.mark.parametrize("page", [EXAMPLE, ZAHLEMANN, BAUMEISTER], ids=["zahltag", "zahlemann", "baumeister"])
 def test_committed_example_report_fits_laptop_and_phone(page):
     _check(browser.measure_page(page))
 

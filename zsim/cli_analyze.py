@@ -191,7 +191,8 @@ class GameAnalyses(click.Group):
 
 
 #: game -> "module:group" of its analyses (Zahltag's are the group's own commands)
-ANALYSES = {"zahlemann": "zsim.cli_analyze_zahlemann:analyze_zahlemann"}
+ANALYSES = {"zahlemann": "zsim.cli_analyze_zahlemann:analyze_zahlemann",
+            "baumeister": "zsim.cli_analyze_baumeister:analyze_baumeister"}
 
 
 def _load(where: str) -> click.Group:
@@ -203,11 +204,13 @@ def _load(where: str) -> click.Group:
 
 @click.group(cls=GameAnalyses)
 @click.option("--game", "-g", "game", default="zahltag", show_default=True, metavar="NAME", is_eager=True,
-              help="the game whose analyses to run (zahlemann: players, variants, hand-size, money, forget)")
+              help="the game whose analyses to run (zahlemann: players, variants, hand-size, money, forget; "
+                   "baumeister: players, prices, gates, bonuses, sabotage, auctioneer)")
 def analyze(game):
     """Balance analyses: tables with 95% intervals, plots with error bars.
 
-    Zahltag's are listed below; `zsim analyze --game zahlemann --help` lists Zahlemann's."""
+    Zahltag's are listed below; `zsim analyze --game zahlemann --help` lists Zahlemann's,
+    `zsim analyze --game baumeister --help` Wettstreit der Baumeister's."""
 
 
 @analyze.command("hand-size")
@@ -357,7 +360,7 @@ def tradeoff_cmd(players_list, targets, costs, hand_sizes, deck, games, seed, fi
 @QUIET
 @THREADS
 @click.option("--game", "-g", "game", default="zahltag", show_default=True, metavar="NAME",
-              help="the game to report on (zahltag or zahlemann)")
+              help="the game to report on (zahltag, zahlemann or baumeister)")
 def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads, game):
     """Every analysis, the built-in tournament and the run's metadata as an HTML
     and Markdown report with PNG plots."""
@@ -371,6 +374,10 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
         game_deck(g, deck)                     # a --deck for a game without one: one line
         if g.name not in ANALYSES:
             raise ZsimError(f"{g.title} has no report in zsim yet")
+        if g.name == "baumeister":
+            from zsim.cli_analyze_baumeister import report as baumeister_report
+            return baumeister_report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet,
+                                     threads)
         from zsim.cli_analyze_zahlemann import report as game_report
         return game_report(players_list, games, tournament_games, seed, field, rules, out, quiet, threads)
 
