@@ -163,14 +163,18 @@ def _skill_line(balance: pl.DataFrame) -> str:
 
 
 def _price_line(t: pl.DataFrame) -> str:
-    parts = []
+    parts, apart = [], []
     for (p,), part in t.group_by(["players"], maintain_order=True):
         best = part.sort("points_per_thaler", descending=True, nulls_last=True).row(0, named=True)
         worst = part.sort("points_per_thaler", nulls_last=True).row(0, named=True)
+        apart.append(best["points_per_thaler"] - best["points_per_thaler_ci95"]
+                     > worst["points_per_thaler"] + worst["points_per_thaler_ci95"])
         parts.append(f"at {p} players {prices.PLURAL[best['card_type']]} are the bargain "
                      f"({best['points_per_thaler']:.2f} points per Thaler) and {prices.PLURAL[worst['card_type']]} "
                      f"the dearest ({worst['points_per_thaler']:.2f})")
-    return "Prices: auctions do not price cards by what they end up worth: " + "; ".join(parts) + "."
+    lead = ("auctions do not price cards by what they end up worth" if all(apart) else
+            "no card type is clearly a better buy than another at every player count")
+    return f"Prices: {lead}: " + "; ".join(parts) + "."
 
 
 def _gate_line(eff: pl.DataFrame) -> str:
