@@ -1,0 +1,447 @@
+"""The judgement the heuristic Baumeister bots share (not a strategy: the underscore hides it).
+
+Every heuristic bot is one call of :func:`heuristic_nb` with its own
+settings, so the whole family compiles once. The pieces, in the words the
+docstrings use:
+
+- the *outlook*: what a seat's city can still take (a bit per card type
+  that fits somewhere in the row now), the town halls and corner towers it
+  has built or is known to hold, the values of those corner towers (a
+  bitmask, for the corner bonus), its built value, and the normal turns
+  likely left (the game ends when a stack runs out: about twice the smaller
+  stack, at most both stacks);
+- a card's *worth* to a seat: its value; a gate's coins for every turn of
+  that seat's left, times ``gate``; a share of the bonuses the card serves
+  (a first town hall, a church, a corner tower matching another); less as
+  the end nears when it fits nowhere (a card left in hand counts against);
+  nothing but its penalty when it can never be built (a second town hall,
+  a third corner tower);
+- the *rate*: Thaler per point. A fixed ``rate``, or (``adaptive``) the
+  money the seat expects to have, its purse plus income for its turns left,
+  spread over the points it expects to buy, the cards left to it times the
+  deck's mean value, scaled by ``spend``;
+- a *limit*: worth times rate, in whole Thaler, never above the purse less
+  ``reserve`` (the bots never overbid, so never go insolvent).
+
+A fair bot reads a card's identity only where ``known[seat, c]`` is 1: the
+card on auction when it auctioned it or it is open, otherwise the expected
+worth over the cards it does not know (of the announced type, once
+announced). Other seats' outlooks count only the cards this seat knows they
+hold. ``oracle`` = 1 reads the hidden card (the labelled oracle).
+
+No helper writes to the engine's arrays or allocates.
+"""
+from __future__ import annotations
+
+from zsim.games.baumeister import constants as K
+from zsim.games.baumeister.rows_nb import legal_nb, open_range_nb
+from zsim.jit import hot
+
+#: a die's mean income (faces 1..5, S pays nothing)
+DIE_MEAN = 15.0 / 6.0
+
+
+@hot
+def turns_left_nb(pub):
+    """Normal turns likely left: about twice the smaller stack, at most both stacks."""
+    a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
+    if pub[K.PUB_FINAL] != 0:
+        return 0.0
+    return float(min(a + b, 2 * min(a, b) + 1))
+
+
+@hot
+def mean_value_nb(deck, n_cards):
+    total = 0
+    for c in range(1, n_cards + 1):
+        total += deck[c, K.D_VALUE]
+    return total / max(1, n_cards)
+
+
+@hot
+def built_value_nb(s, rows, city, deck):
+    """The values of the cards in seat ``s``'s row."""
+    total = 0
+    if city[s, K.C_COUNT] == 0:
+        return 0
+    for p in range(city[s, K.C_LEFT], city[s, K.C_RIGHT] + 1):
+        c = rows[s, p]
+        if c != 0:
+            total += deck[c, K.D_VALUE]
+    return total
+
+
+@hot
+def room_nb(s, final, rows, city, deck, n_cards):
+    """Bit t set where a card of type t fits somewhere in seat ``s``'s row now."""
+    room = 0
+    lo, hi = open_range_nb(s, city)
+    for t in range(K.N_TYPES):
+        rep = 0
+        for c in range(1, n_cards + 1):
+            if deck[c, K.D_TYPE] == t:
+                rep = c
+                break
+        if rep == 0:
+            continue
+        for p in range(lo, hi + 1):
+            if legal_nb(s, rep, p, final, rows, city, deck):
+                room |= 1 << t
+                break
+    return room
+
+
+@hot
+def outlook_nb(s, viewer, loc, known, rows, city, pub, deck):
+    """(room, halls, corners, corner values, turns left for ``s``) as ``viewer`` sees them."""
+    n_cards = pub[K.PUB_N]
+    halls = city[s, K.C_HALLS]
+    corners = city[s, K.C_CORNERS]
+    cvals = 0
+    hand = K.L_HAND + s
+    cty = K.L_CITY + s
+    for c in range(1, n_cards + 1):
+        if known[viewer, c] == 0:
+            continue
+        at = loc[c]
+        if at != hand and at != cty:
+            continue
+        t = deck[c, K.D_TYPE]
+        if t == K.CORNER:
+            cvals |= 1 << min(deck[c, K.D_VALUE], 62)
+            if at == hand:
+                corners += 1
+        elif t == K.HALL and at == hand:
+            halls += 1
+    room = room_nb(s, pub[K.PUB_FINAL], rows, city, deck, n_cards)
+    mine = turns_left_nb(pub) / pub[K.PUB_PLAYERS]
+    return room, halls, corners, cvals, mine
+
+
+@hot
+def worth_nb(t, v, coins, room, halls, corners, cvals, mine, gate, rules):
+    """What a card of type ``t``, value ``v``, ``coins`` is worth to a city with this outlook."""
+    if t == K.HALL and halls >= 1:
+        return -float(v)
+    if t == K.CORNER and corners >= 2:
+        return -float(v)
+    w = float(v)
+    if (room >> t) & 1 == 0:        # fits nowhere now: a gamble that turns into a penalty near the end
+        f = min(1.0, max(0.0, (mine - 1.0) / 3.0))
+        w = v * (2.0 * f - 1.0)
+    if t == K.GATE:
+        w += coins * mine * gate
+    elif t == K.HALL:
+        w += 0.25 * rules[K.R_BONUS_MIDDLE] + 0.1 * rules[K.R_BONUS_CHURCHES]
+    elif t == K.CHURCH:
+        w += (0.1 if halls >= 1 else 0.05) * rules[K.R_BONUS_CHURCHES]
+    elif t == K.CORNER:
+        w += 1.0
+        if (cvals >> min(v, 62)) & 1:
+            w += 0.5 * rules[K.R_BONUS_CORNERS]
+    return w
+
+
+@hot
+def card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck):
+    return worth_nb(deck[c, K.D_TYPE], deck[c, K.D_VALUE], deck[c, K.D_COINS], room, halls, corners, cvals,
+                    mine, gate, rules)
+
+
+@hot
+def unknown_worth_nb(viewer, kind, room, halls, corners, cvals, mine, gate, known, rules, deck, n_cards):
+    """The mean worth of the cards ``viewer`` does not know, of type ``kind`` (-1: any type)."""
+    total = 0.0
+    count = 0
+    for c in range(1, n_cards + 1):
+        if known[viewer, c] != 0:
+            continue
+        if kind >= 0 and deck[c, K.D_TYPE] != kind:
+            continue
+        total += card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
+        count += 1
+    if count == 0:
+        return 0.0
+    return total / count
+
+
+@hot
+def rate_nb(s, rate, adaptive, spend, city, st, pub, deck):
+    """Thaler per point: ``rate``, or the seat's expected money over the points it expects to buy."""
+    if adaptive == 0:
+        return rate
+    players = pub[K.PUB_PLAYERS]
+    mine = turns_left_nb(pub) / players
+    money = st[s, K.ST_MONEY] + mine * (DIE_MEAN + city[s, K.C_COINS])
+    cards = max(0.5, mine)
+    return spend * money / (cards * mean_value_nb(deck, pub[K.PUB_N]))
+
+
+@hot
+def limit_nb(s, worth, r, reserve, st):
+    """The most the seat bids for ``worth`` points: whole Thaler, within its purse less ``reserve``."""
+    if worth <= 0.0:
+        return 0
+    return int(min(worth * r, float(st[s, K.ST_MONEY] - reserve)))
+
+
+@hot
+def auction_worth_nb(s, oracle, gate, loc, known, rows, city, pub, deck, rules):
+    """The card on auction's worth to seat ``s``: the card itself when it may know it, else the
+    expectation over the cards it does not know (of the announced type once announced)."""
+    room, halls, corners, cvals, mine = outlook_nb(s, s, loc, known, rows, city, pub, deck)
+    c = pub[K.PUB_CARD]
+    if oracle != 0 or known[s, c] != 0:
+        return card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
+    return unknown_worth_nb(s, pub[K.PUB_ANNOUNCED], room, halls, corners, cvals, mine, gate, known, rules, deck,
+                            pub[K.PUB_N])
+
+
+@hot
+def rivals_limit_nb(s, c, kind, gate, r, loc, known, rows, city, st, pub, deck, rules):
+    """The most a rival would pay for card ``c`` at ``r`` Thaler per point within its purse, from
+    what seat ``s`` knows of the rivals (``c`` <= 0: a card ``s`` does not know, of type ``kind``,
+    -1 for any, on average)."""
+    best = 0.0
+    for o in range(pub[K.PUB_PLAYERS]):
+        if o == s:
+            continue
+        room, halls, corners, cvals, mine = outlook_nb(o, s, loc, known, rows, city, pub, deck)
+        if c > 0:
+            w = card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
+        else:
+            w = unknown_worth_nb(s, kind, room, halls, corners, cvals, mine, gate, known, rules, deck, pub[K.PUB_N])
+        best = max(best, min(w * r, float(st[o, K.ST_MONEY])))
+    return best
+
+
+@hot
+def destroy_chance_nb(t, city, rules):
+    """The chance a building attack on seat ``t`` costs it the card (the variant: no paying to keep)."""
+    if rules[K.R_ANY] != 0:
+        return (1.0 + max(0, min(5, 5 - city[t, K.C_SHIELDS]))) / 6.0
+    return 1.0 / 6.0 + 0.5          # S destroys; 3..5 destroy or are paid for at the card's value
+
+
+@hot
+def best_card_nb(t, rows, city, deck):
+    """(value, row index) of the most valuable card in seat ``t``'s row; inner cards win ties
+    (destroying one leaves a gap, which also spoils the bonuses)."""
+    best, at = -1, 0
+    left, right = city[t, K.C_LEFT], city[t, K.C_RIGHT]
+    for p in range(left, right + 1):
+        c = rows[t, p]
+        if c == 0:
+            continue
+        v = 2 * deck[c, K.D_VALUE] + (1 if left < p < right else 0)
+        if v > best:
+            best, at = v, p
+    return best // 2, at
+
+
+@hot
+def building_damage_nb(s, rows, city, st, pub, rules, deck):
+    """(expected points a building attack takes, its best target) among the seats the rules allow."""
+    least = -1
+    players = pub[K.PUB_PLAYERS]
+    for t in range(players):
+        if t != s and city[t, K.C_COUNT] > 0 and (least < 0 or city[t, K.C_SHIELDS] < least):
+            least = city[t, K.C_SHIELDS]
+    best, target = -1.0, -1
+    for t in range(players):
+        if t == s or city[t, K.C_COUNT] == 0:
+            continue
+        if rules[K.R_ANY] == 0 and city[t, K.C_SHIELDS] != least:
+            continue
+        v, _ = best_card_nb(t, rows, city, deck)
+        d = destroy_chance_nb(t, city, rules) * v + 0.05 * built_value_nb(t, rows, city, deck)
+        if d > best:
+            best, target = d, t
+    return best, target
+
+
+@hot
+def leader_index_nb(s, opts, n, rows, city, deck):
+    """The option (a seat) with the most built value; the first on ties."""
+    best, at = -1, 0
+    for i in range(n):
+        v = built_value_nb(opts[i], rows, city, deck)
+        if v > best:
+            best, at = v, i
+    return at
+
+
+@hot
+def hall_of_nb(s, rows, city, deck):
+    """Row index of seat ``s``'s town hall, 0 when it has none."""
+    if city[s, K.C_HALLS] == 0:
+        return 0
+    for p in range(city[s, K.C_LEFT], city[s, K.C_RIGHT] + 1):
+        c = rows[s, p]
+        if c != 0 and deck[c, K.D_TYPE] == K.HALL:
+            return p
+    return 0
+
+
+@hot
+def placement_score_nb(s, c, p, mine, gate, early, rows, city, st, deck, rules):
+    """How much a bot likes card ``c`` at row index ``p``: its value and income, a filled gap, a town
+    hall kept central, churches balanced about it, a corner tower matching a built one."""
+    t = deck[c, K.D_TYPE]
+    v = deck[c, K.D_VALUE]
+    score = float(v)
+    if t == K.GATE:
+        score += deck[c, K.D_COINS] * mine * gate * (1.0 + early)
+    count = city[s, K.C_COUNT]
+    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    if count > 0 and left < p < right:
+        score += 1.5
+    h = hall_of_nb(s, rows, city, deck)
+    if t == K.HALL:
+        n_left, n_right = 0, 0
+        if count > 0:
+            for q in range(left, right + 1):
+                if rows[s, q] != 0:
+                    if q < p:
+                        n_left += 1
+                    else:
+                        n_right += 1
+        score -= 0.5 * abs(n_left - n_right)
+    elif h != 0:
+        n_left, n_right, ch_left, ch_right = 0, 0, 0, 0
+        for q in range(left, right + 1):
+            d = rows[s, q]
+            if d != 0 and q != h:
+                if q < h:
+                    n_left += 1
+                    ch_left += deck[d, K.D_TYPE] == K.CHURCH
+                else:
+                    n_right += 1
+                    ch_right += deck[d, K.D_TYPE] == K.CHURCH
+        side_left = p < h
+        score += 0.3 if (side_left and n_left < n_right) or (not side_left and n_right < n_left) else 0.0
+        if t == K.CHURCH:
+            score += 1.0 if (side_left and ch_left < ch_right) or (not side_left and ch_right < ch_left) else 0.0
+    if t == K.CORNER and count > 0:
+        other = rows[s, left] if p > right else rows[s, right]
+        if other != 0 and deck[other, K.D_TYPE] == K.CORNER and deck[other, K.D_VALUE] == v:
+            score += rules[K.R_BONUS_CORNERS]
+        if right - left + 1 == count:
+            score += 0.5            # closes a row without gaps
+    return score
+
+
+@hot
+def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
+                 rate, adaptive, spend, reserve, gate, early, open_frac, sell, hurry, aggression, keep, offer,
+                 oracle):
+    """One decision of a heuristic bot (see the module's docstring for the words).
+
+    ``sell`` (0..1) weighs what rivals would pay against what the seat wants when it picks a
+    stack, and is the share of the keenest rival's limit it pushes the price to once outbid on
+    its own card; ``hurry`` picks the smaller stack when the seat leads the built values
+    (ending the game sooner) by at least ``hurry`` points (0: never); ``aggression`` > 0 attacks
+    instead of building when an attack's expected damage, times it, beats a delay's cost;
+    ``keep`` scales what a card under attack is worth against its price; ``offer`` is the share
+    of the expected loss offered under the variant."""
+    players = pub[K.PUB_PLAYERS]
+    n_cards = pub[K.PUB_N]
+    mine = turns_left_nb(pub) / players
+    r = rate_nb(seat, rate, adaptive, spend, city, st, pub, deck)
+    if kind == K.D_BID or kind == K.D_OPEN:
+        w = auction_worth_nb(seat, oracle, gate, loc, known, rows, city, pub, deck, rules)
+        c = pub[K.PUB_CARD]
+        if early > 0.0 and (oracle != 0 or known[seat, c] != 0) and deck[c, K.D_TYPE] == K.GATE:
+            w += early * deck[c, K.D_COINS] * min(1.0, mine / 4.0)      # income sooner: worth most early
+        top = limit_nb(seat, w, r, reserve, st)
+        if kind == K.D_OPEN:
+            return max(opts[0], min(opts[1], int(open_frac * top), max(1, st[seat, K.ST_MONEY])))
+        if sell > 0.0 and seat == pub[K.PUB_AUCTIONEER]:
+            # outbid on its own card: push the price towards what the keenest rival would pay for
+            # it as the rivals see it (the card if it is open, an unknown card of its type if hidden)
+            c = pub[K.PUB_CARD] if pub[K.PUB_STACK] == K.STACK_OPEN else 0
+            rl = rivals_limit_nb(seat, c, pub[K.PUB_ANNOUNCED], gate, r, loc, known, rows, city, st, pub, deck,
+                                 rules)
+            top = max(top, min(int(sell * rl), st[seat, K.ST_MONEY] - reserve))
+        return opts[0] if opts[0] <= top else 0
+    if kind == K.D_STACK:
+        own = built_value_nb(seat, rows, city, deck)
+        lead = 1e9
+        for t in range(players):
+            if t != seat:
+                lead = min(lead, float(own - built_value_nb(t, rows, city, deck)))
+        if hurry > 0.0 and lead >= hurry:
+            return 0 if pub[K.PUB_SIZE_OPEN] <= pub[K.PUB_SIZE_HIDDEN] else 1
+        room, halls, corners, cvals, _ = outlook_nb(seat, seat, loc, known, rows, city, pub, deck)
+        top = pub[K.PUB_OPEN_TOP]
+        own_open = card_worth_nb(top, room, halls, corners, cvals, mine, gate, rules, deck)
+        own_hidden = unknown_worth_nb(seat, -1, room, halls, corners, cvals, mine, gate, known, rules, deck,
+                                      n_cards)
+        if sell > 0.0:              # in Thaler: what it would pay against what the keenest rival would
+            own_open = (1.0 - sell) * own_open * r + sell * rivals_limit_nb(seat, top, -1, gate, r, loc, known, rows,
+                                                                            city, st, pub, deck, rules)
+            own_hidden = (1.0 - sell) * own_hidden * r + sell * rivals_limit_nb(seat, 0, -1, gate, r, loc, known,
+                                                                                rows, city, st, pub, deck, rules)
+        return 0 if own_open >= own_hidden else 1
+    if kind == K.D_ACTION:
+        can_build = opts[0] == K.A_BUILD
+        hand_attack = -1
+        building_attack = -1
+        for i in range(n):
+            if opts[i] == K.A_BUILDING:
+                building_attack = i
+            elif opts[i] == K.A_HAND:
+                hand_attack = i
+        damage_b = -1.0
+        if building_attack >= 0:
+            damage_b, _ = building_damage_nb(seat, rows, city, st, pub, rules, deck)
+        damage_h = -1.0
+        if hand_attack >= 0:
+            damage_h = 0.8 * mean_value_nb(deck, n_cards)
+        attack = building_attack if damage_b >= damage_h else hand_attack
+        damage = max(damage_b, damage_h)
+        if attack < 0:
+            return 0                     # build, or nothing
+        if not can_build:
+            return attack
+        if aggression <= 0.0 or mine < 1.5:
+            return 0
+        delay = 1.0 + (3.0 if st[seat, K.ST_HAND] >= rules[K.R_HAND_MIN] - 1 else 0.0)
+        return attack if aggression * damage >= delay else 0
+    if kind == K.D_PLACE:
+        best, at = -1e9, n - 1
+        for i in range(n):
+            o = opts[i]
+            if o == K.PLACE_STOP:
+                continue
+            c = o // K.W
+            sc = placement_score_nb(seat, c, o - c * K.W, mine, gate, early, rows, city, st, deck, rules)
+            if sc > best:
+                best, at = sc, i
+        return at
+    if kind == K.D_TAKE or kind == K.D_TARGET:
+        return leader_index_nb(seat, opts, n, rows, city, deck)
+    if kind == K.D_CARD:
+        t = pub[K.PUB_TARGET]
+        best, at = -1, 0
+        left, right = city[t, K.C_LEFT], city[t, K.C_RIGHT]
+        for i in range(n):
+            p = opts[i]
+            v = 2 * deck[rows[t, p], K.D_VALUE] + (1 if left < p < right else 0)
+            if v > best:
+                best, at = v, i
+        return at
+    if kind == K.D_KEEP or kind == K.D_OFFER:
+        c = rows[seat, pub[K.PUB_ATTACK_POS]]
+        v = float(deck[c, K.D_VALUE])
+        worth = keep * (v + (1.5 if city[seat, K.C_COUNT] > 2 else 0.0))
+        if kind == K.D_KEEP:
+            return K.KEEP if worth * r >= v or mine < 1.0 else K.LOSE
+        loss = destroy_chance_nb(seat, city, rules) * worth * r
+        return max(0, min(opts[1], int(offer * loss)))
+    if kind == K.D_ACCEPT:
+        t = pub[K.PUB_TARGET]
+        c = rows[t, pub[K.PUB_ATTACK_POS]]
+        damage = destroy_chance_nb(t, city, rules) * deck[c, K.D_VALUE]
+        return 0 if 2.0 * pub[K.PUB_OFFER] >= damage * r else 1
+    return 0
