@@ -109,7 +109,7 @@ def test_the_figures_agree_with_the_engine_columns(small):
     """The field's balance row is the engine's columns averaged: turns, and the score per seat."""
     from zsim.runner import Matchup, rows_frame, simulate
 
-    m = Matchup(2, ("first", "first"), Rules(), default_deck(), game="baumeister")
+    m = Matchup(2, (measure.FIELD, measure.FIELD), Rules(), default_deck(), game="baumeister")
     rows = []
     simulate(m, 240, 5, on_chunk=lambda so, go, first: rows.append(rows_frame(m, so, go, first)))
     rows = pl.concat(rows)
@@ -223,3 +223,10 @@ def test_the_committed_baumeister_report_reproduces_its_players_tables():
     assert checked >= 6
     html_text = (EXAMPLE / "index.html").read_text(encoding="utf-8")
     assert "Wettstreit der Baumeister" in html_text and "score_mean" in html_text
+
+
+def test_the_help_names_the_analyses_own_defaults():
+    from analyses.baumeister import measure
+    from zsim import cli_analyze_baumeister as cli
+
+    assert cli._DEFAULTS == {"field": measure.FIELD, "skilled": measure.SKILLED, "weak": measure.WEAK}

@@ -9,6 +9,8 @@ import click
 from zsim.cli_options import QUIET, SEED, THREADS, check_given
 
 GAME = "baumeister"
+#: the defaults of analyses/baumeister/measure.py, named in the help (that module loads polars and numba)
+_DEFAULTS = {"field": "budget", "skilled": "budget", "weak": "value"}
 
 
 def _players_option(default: str):
@@ -18,14 +20,14 @@ def _players_option(default: str):
 
 FIELD = click.option("--field", default=None, metavar="SPECS",
                      help="strategies of the field: one for every seat, or a comma list used in turn "
-                          "[default: the analyses' field, measure.FIELD]")
+                          f"[default: {_DEFAULTS['field']} in every seat]")
 DECK = click.option("--deck", default=None, metavar="FILE",
                     help="building cards CSV (card,type,value,shields,coins) [default: buildings.csv]")
 SKILLED = click.option("--skilled", default=None, metavar="SPEC",
                        help="the skilled bot of the skill figure (one seat, every seat in turn) "
-                            "[default: measure.SKILLED]")
+                            f"[default: {_DEFAULTS['skilled']}]")
 WEAK = click.option("--weak", default=None, metavar="SPEC",
-                    help="the weak bots it plays against [default: measure.WEAK]")
+                    help=f"the weak bots it plays against [default: {_DEFAULTS['weak']}]")
 
 
 def _common(f):

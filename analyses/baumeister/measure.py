@@ -37,9 +37,9 @@ from zsim.runner import DEFAULT_CHUNK, Matchup
 
 GAME = "baumeister"
 #: the field of every analysis, and the two bots of the skill figure (strategy specs)
-FIELD = "first"
-SKILLED = "first"
-WEAK = "random"
+FIELD = "budget"
+SKILLED = "budget"
+WEAK = "value"
 
 #: the field's game, one row per setting (every column is a per-game figure; see game_frame)
 GAME_METRICS = [
