@@ -26,6 +26,14 @@ dispatch in the whole engine), which refuses an answer outside the options:
 the game then stops with ``game_out[G_ILLEGAL] = 1 + seat``. The rows and
 scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``; this module
 plays the turns: income, the auction, step 3 and the final round.
+
+Every kernel that asks a decision (income, the auction, step 3, the build,
+the attacks, an unsold card) is ``hot_inline``: inlined into
+:func:`play_game_nb`, so ``ask_nb`` and the strategies behind it have one
+caller. numba optimizes a kernel again inside every kernel that links it;
+with ten callers the heuristic bots were optimized ten times over and a cold
+compile took 112 s, against 75 s now, and the game runs about 1.4x faster
+without the calls.
 """
 from __future__ import annotations
 
@@ -36,7 +44,7 @@ from zsim.games.baumeister.rows_nb import can_place_nb, legal_nb, open_range_nb,
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, pop_top_nb, put_under_nb, roll_nb
-from zsim.jit import cold, hot
+from zsim.jit import cold, hot, hot_inline
 from zsim.rng import below_nb, seed_streams_nb
 
 
@@ -58,7 +66,7 @@ def new_workspace_nb(n_players, n_cards):
 
 
 # ------------------------------------------------------------------ 1. income
-@hot
+@hot_inline
 def income_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
     face = roll_nb(rng)
     gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
@@ -98,7 +106,7 @@ def cap_nb(s, st, rules):
     return rules[K.R_MAX_BID]
 
 
-@hot
+@hot_inline
 def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                game_out, sold):
     players = pub[K.PUB_PLAYERS]
@@ -184,7 +192,7 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
              game_out, sold)
 
 
-@hot
+@hot_inline
 def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold):
     """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
@@ -228,7 +236,7 @@ def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules,
     unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
 
 
-@hot
+@hot_inline
 def unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
     game_out[K.G_UNSOLD] += 1
     put_under_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
@@ -240,7 +248,7 @@ def need_of_nb(s, st, rules):
     return 1 if st[s, K.ST_BUILT_ONCE] != 0 else rules[K.R_FIRST_MIN]
 
 
-@hot
+@hot_inline
 def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              seat_out, game_out):
     n_cards = pub[K.PUB_N]
@@ -279,7 +287,7 @@ def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
                        seat_out, game_out)
 
 
-@hot
+@hot_inline
 def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, seat_out):
     n_cards = pub[K.PUB_N]
     need = need_of_nb(s, st, rules)
@@ -292,9 +300,25 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
         rest = need - placed - 1
         lo, hi = open_range_nb(s, city)
         n = 0
+        reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
+        for t in range(K.N_TYPES):
+            reps[t] = 0
         for c in range(1, n_cards + 1):
             if loc[c] != hand:
                 continue
+            t = deck[c, K.D_TYPE]
+            rep = reps[t]
+            if rep != 0 and rest > 0:
+                # a card goes where the first of its type may go (legality and what can follow
+                # depend on the type alone): copy those positions instead of searching again
+                n_rep = n
+                for i in range(n_rep):
+                    if opts[i] // K.W == rep:
+                        opts[n] = c * K.W + (opts[i] - rep * K.W)
+                        n += 1
+                continue
+            if rep == 0:
+                reps[t] = c
             for p in range(lo, hi + 1):
                 if not legal_nb(s, c, p, final, rows, city, deck):
                     continue

@@ -130,13 +130,21 @@ def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved):
     another? (``saved``: scratch rows, one per level of the search.)"""
     if need <= 0:
         return True
+    if st[s, K.ST_HAND] < need:
+        return False
     for i in range(K.N_CITY):
         saved[need, i] = city[s, i]
     lo, hi = open_range_nb(s, city)
     hand = K.L_HAND + s
+    tried = 0
     for c in range(1, n_cards + 1):
         if loc[c] != hand:
             continue
+        # whether a card may go somewhere depends on its type alone: one card of each type will do
+        bit = 1 << deck[c, K.D_TYPE]
+        if tried & bit:
+            continue
+        tried |= bit
         for p in range(lo, hi + 1):
             if not legal_nb(s, c, p, final, rows, city, deck):
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.rows_nb import remove_nb
 from zsim.games.baumeister.table_nb import ask_nb, put_under_nb, roll_nb
-from zsim.jit import hot
+from zsim.jit import hot, hot_inline
 from zsim.rng import below_nb
 
 
@@ -34,7 +34,7 @@ def hand_targets_nb(s, st, pub, rules, opts):
     return n
 
 
-@hot
+@hot_inline
 def destroy_nb(card, target, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng,
                stacks, seat_out, game_out):
     seat_out[target, K.S_DESTROYED] += 1
@@ -42,7 +42,7 @@ def destroy_nb(card, target, attacker, ids, params, loc, known, rows, city, st, 
     put_under_nb(card, attacker, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
 
 
-@hot
+@hot_inline
 def attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                        seat_out, game_out):
     st[s, K.ST_SAB] -= 1
@@ -124,7 +124,7 @@ def attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, ru
                    seat_out, game_out)
 
 
-@hot
+@hot_inline
 def attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                    game_out):
     st[s, K.ST_SAB] -= 1

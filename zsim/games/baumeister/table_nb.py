@@ -3,7 +3,7 @@ of every answer, the die, and the two stacks (see engine_nb.py for the arrays)."
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.jit import cold, hot
+from zsim.jit import cold, hot, hot_inline
 from zsim.rng import below_nb
 from zsim.strategy_registry import dispatcher
 
@@ -36,7 +36,7 @@ def roll_nb(rng):
 
 
 # ------------------------------------------------------------------ stacks
-@hot
+@hot_inline
 def put_under_nb(card, chooser, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
     """The card goes under the smaller stack (``chooser`` picks on equal sizes)
     and is shown to all; returns the stack, or -1 on an illegal choice."""
