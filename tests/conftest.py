@@ -258,6 +258,18 @@ def _compile_kernels(work: Background, game: str):
                      "-q", "--json"])
 
 
+def pytest_collection_modifyitems(session, config, items):
+    """Tests marked ``late`` go last (in their order): each waits for a subprocess that compiles a
+    whole engine of its own, which has the session's start to finish in while the rest run."""
+    items.sort(key=lambda item: item.get_closest_marker("late") is not None)
+
+
+def warm_game(background: Background, game: str) -> None:
+    """Wait for the background compile of ``game``'s kernels (starting it if this run has none), so
+    that the first test of the game loads them rather than compiling them a second time alongside."""
+    background.result(("warm", game), lambda: _compile_kernels(background, game))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def background(request, tmp_path_factory):
     """The session's :class:`Background`, its work announced by the modules of

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from analyses.baumeister import measure, prices, questions
 from analyses.baumeister import report_run as baumeister_report
+from conftest import warm_game
 from zsim.cli import cli
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
@@ -75,6 +76,12 @@ def test_a_gate_deck_changes_only_the_gates_coins():
         else:
             assert a == b == c
     assert sum(c.coins for c in deck.cards) > 0
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _engine(background):
+    """The first Baumeister tests of a run: the engine comes from the session's background compile."""
+    warm_game(background, "baumeister")
 
 
 @pytest.fixture(scope="module")

@@ -253,6 +253,7 @@ def test_results_do_not_depend_on_threads_blocks_or_chunks(background):
     assert np.array_equal(np.concatenate([p[1] for p in pieces]), whole[1])
 
 
+@pytest.mark.late
 def test_both_engines_show_a_strategy_the_same_arguments(background):
     probe = background.result(*_probe(background))
     assert probe.returncode == 0, probe.stderr[-3000:]

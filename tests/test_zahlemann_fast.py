@@ -381,6 +381,7 @@ def test_fast_engine_equals_reference(players, name, background):
 
 
 # ---------------------------------------------------------------- what a strategy is shown
+@pytest.mark.late
 def test_both_engines_show_a_strategy_the_same_arguments(background):
     """The probe (a plugin answering by a hash of all its arguments) plays the
     same games in the fast engine and in the reference engine through

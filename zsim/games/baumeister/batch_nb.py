@@ -17,29 +17,17 @@ from zsim.rng import game_key_nb
 
 @cold_parallel
 def play_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_params, seat_out, game_out,
-                  block):
+                  cards_out, block):
+    """Games ``first_game ..`` into ``seat_out[g]`` and ``game_out[g]``; with the per-card log when
+    ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,
+    turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold, where it ended
+    (``CE_*``) and whose (-1 in a stack)); an empty ``cards_out`` skips it. One kernel for both, so
+    that a run and an analysis of the per-card log share one compile."""
     n_players = strat_ids.shape[0]
     n_cards = deck.shape[0] - 1
     n_blocks = (n_games + block - 1) // block
     seed = np.uint64(run_seed)
-    for b in prange(n_blocks):
-        ws = new_workspace_nb(n_players, n_cards)
-        stop = min(n_games, (b + 1) * block)
-        for g in range(b * block, stop):
-            key = game_key_nb(seed, np.uint64(first_game + g))
-            play_game_nb(key, deck, rules, strat_ids, strat_params, ws, seat_out[g], game_out[g])
-
-
-@cold_parallel
-def play_cards_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_params, seat_out, game_out,
-                        cards_out, block):
-    """:func:`play_batch_nb` with the per-card log: ``cards_out[g, c]`` [N + 1, N_CARD_LOG] is card c's
-    last sale (price, turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold,
-    and where it ended (``CE_*``) and whose (-1 in a stack). The same games, the same seat and game rows."""
-    n_players = strat_ids.shape[0]
-    n_cards = deck.shape[0] - 1
-    n_blocks = (n_games + block - 1) // block
-    seed = np.uint64(run_seed)
+    log = cards_out.shape[0] > 0
     for b in prange(n_blocks):
         ws = new_workspace_nb(n_players, n_cards)
         loc, sold = ws[0], ws[10]
@@ -47,6 +35,8 @@ def play_cards_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, s
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
             play_game_nb(key, deck, rules, strat_ids, strat_params, ws, seat_out[g], game_out[g])
+            if not log:
+                continue
             out = cards_out[g]
             out[0, :] = 0
             for c in range(1, n_cards + 1):

@@ -9,6 +9,8 @@ from zsim.games.baumeister.rules import Rules
 
 #: games per parallel task inside a chunk
 BLOCK = 32
+#: the per-card log left out (play_batch_nb keeps it only given a row per game)
+NO_LOG = np.zeros((0, 1, K.N_CARD_LOG), np.int64)
 
 
 def rules_array(rules: Rules) -> np.ndarray:
@@ -40,7 +42,7 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
         players = len(ids)
         play_game_nb(np.uint64(0), deck_a, rules_a, ids, params, new_workspace_nb(players, deck.n),
                      np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, block)
+    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, NO_LOG, block)
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
@@ -48,7 +50,7 @@ def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarra
     """Games ``first .. first + n - 1`` of ``seed`` with the per-card log: (seat rows [n, P, N_SEAT_STATS],
     game rows [n, N_GAME_STATS], cards [n, N + 1, N_CARD_LOG], columns ``constants.CARD_COLUMNS``).
     The seat and game rows are those :func:`play_into` gives for the same games."""
-    from zsim.games.baumeister.batch_nb import play_cards_batch_nb
+    from zsim.games.baumeister.batch_nb import play_batch_nb
     from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
 
     rules_a, deck_a = rules_array(rules), deck.arrays()
@@ -59,8 +61,7 @@ def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarra
     if not play_game_nb.signatures:
         play_game_nb(np.uint64(0), deck_a, rules_a, ids, params, new_workspace_nb(players, deck.n),
                      np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_cards_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, cards_out,
-                        block)
+    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, cards_out, block)
     return seat_out, game_out, cards_out
 
 
