@@ -293,3 +293,28 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "games played": plan.total_games(),
             "elapsed (s)": f"{elapsed:.1f}",
             "machine": machine()}
+
+
+def seat_line(balance: pl.DataFrame, seats: pl.DataFrame, seat_note: str) -> str:
+    """The key finding on the seats: even or not at each player count, with the best and worst seat
+    when not (``seat_note``: what seat 0 does, in the game's words)."""
+    p_text = players.p_text
+    parts = []
+    for row in balance.iter_rows(named=True):
+        p = row["players"]
+        s = seats.filter(pl.col("players") == p).sort("win_share", descending=True)
+        if row["seat_p"] is not None and row["seat_p"] < 0.05:
+            hi, lo = s.row(0, named=True), s.row(-1, named=True)
+            parts.append(f"not even at {p} players (p {p_text(row['seat_p'])}): seat {hi['seat']} wins "
+                         f"{common.share_text(hi['win_share'], hi['win_share_ci95'])}, seat {lo['seat']} "
+                         f"{common.share_text(lo['win_share'], lo['win_share_ci95'])}, par {1 / p:.3f}")
+        else:
+            parts.append(f"even at {p} players (p {p_text(row['seat_p'])})")
+    return f"Seats (seat {seat_note}): " + "; ".join(parts) + "."
+
+
+def skill_line(balance: pl.DataFrame, skilled: str, weak: str) -> str:
+    """The key finding on skill: the skilled bot's edge over par among weak ones, per player count."""
+    parts = [f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players"
+             for r in balance.iter_rows(named=True)]
+    return f"Skill: {skilled} in one seat among {weak} wins this much above par: " + ", ".join(parts) + "."

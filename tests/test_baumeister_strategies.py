@@ -22,7 +22,8 @@ import pytest
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
 from zsim.games.baumeister.fast import reference_rows
-from zsim.games.baumeister.kernel_decider import KernelDecider, play_reference_game
+from zsim.games.baumeister import strategies as S
+from zsim.games.baumeister.kernel_decider import KINDS, KernelDecider, play_reference_game
 from zsim.games.baumeister.reference import Game, SeededChance
 from zsim.games.baumeister.rules import Rules
 from zsim.games.baumeister.table_nb import decide_one_nb
@@ -47,8 +48,7 @@ class Recorder(KernelDecider):
 
     def decide(self, game, seat, kind, options):
         answer = super().decide(game, seat, kind, options)
-        from zsim.games.baumeister.kernel_decider import KINDS
-        n = 2 if kind in ("open", "bid", "offer") else len(options)
+        n = 2 if kind in S.AMOUNTS else len(options)
         self.keep.append((seat, KINDS[kind], self.opts[:max(n, 2)].copy(), n, self.loc.copy(), self.known.copy(),
                           self.rows.copy(), self.city.copy(), self.st.copy(), self.pub.copy(), self.deck,
                           self.rules.copy()))

@@ -19,7 +19,7 @@ from analyses.baumeister import measure
 from analyses.baumeister.measure import Setting
 from analyses.players import p_text
 from analyses.result import AnalysisResult
-from zsim.errors import ZsimError
+from analyses.setting_tables import refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 
 #: the gate experiment: the deck's city gates with their coins times these factors
 GATE_FACTORS = (("no gate coins", 0), ("printed coins", 1), ("double coins", 2))
@@ -31,15 +31,6 @@ def skill_pair() -> tuple[str, str]:
     return measure.SKILLED, measure.WEAK
 
 
-def refuse_keys(options, keys, analysis: str) -> None:
-    """A ``--rule`` of a key the analysis sweeps itself is refused in one line."""
-    for item in options:
-        key = str(item).partition("=")[0].strip()
-        if key in keys:
-            raise ZsimError(f"--rule {key} is swept by the {analysis} analysis; leave it out "
-                            f"(the analysis sets {', '.join(keys)} itself)")
-
-
 def _pm(r: dict, name: str, fmt: str = ".1f") -> str:
     v, ci = r.get(name), r.get(f"{name}_ci95")
     if v is None:
@@ -49,12 +40,6 @@ def _pm(r: dict, name: str, fmt: str = ".1f") -> str:
 
 def _rate(r: dict, name: str) -> str:
     return common.rate_text(r[name], r[f"{name}_lo"], r[f"{name}_hi"])
-
-
-def _x_offsets(n_series: int, width: float = 0.24) -> list[float]:
-    if n_series < 2:
-        return [0.0]
-    return [-width / 2 + width * i / (n_series - 1) for i in range(n_series)]
 
 
 def _plot(ax, pos, part: pl.DataFrame, m: str, label: str, **style) -> None:
@@ -76,7 +61,7 @@ def panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: 
     xs = list(dict.fromkeys(t[x_col].to_list()))
     flat = [ax for row in axes for ax in row]
     for ax, m in zip(flat, metrics):
-        for off, p in zip(_x_offsets(len(plist)), plist):
+        for off, p in zip(x_offsets(len(plist)), plist):
             part = t.filter(pl.col("players") == p)
             pos = [xs.index(v) + off if categorical else v for v in part[x_col].to_list()]
             style = common.series_style(p)
@@ -146,7 +131,7 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
         for r in balance.iter_rows(named=True)) + ".")
     findings.append(measure.caps_text(balance))
     figs = {
-        "Win share per seat at each player count (95% error bars; dotted: par)": _seat_figure(seats),
+        "Win share per seat at each player count (95% error bars; dotted: par)": seat_figure(seats, "0 has the first turn"),
         "2, 3 and 4 players side by side (95% error bars)":
             panels(balance, "players", ["game_turns", "mean_score", "complete_share", "price_per_card",
                                         "insolvencies", "skill_edge"], "What the player count changes", "players",
@@ -160,24 +145,6 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
                           {"players": players, "games_per_point": games, "seed": seed,
                            "field": measure.field_names(field)},
                           alts={k: k for k in figs}, findings=findings, wide=tuple(figs)[1:])
-
-
-def _seat_figure(seats: pl.DataFrame):
-    fig, axes = common.figure(width=6.0, height=4.0)
-    ax = axes[0][0]
-    plist = sorted(set(seats["players"].to_list()))
-    for off, p in zip(_x_offsets(len(plist), 0.2), plist):
-        part = seats.filter(pl.col("players") == p)
-        style = common.series_style(p)
-        common.errorbar(ax, [s + off for s in part["seat"].to_list()], part["win_share"].to_list(),
-                        part["win_share_ci95"].to_list(), label=f"{p} players", **style)
-        ax.axhline(1.0 / p, color=style["color"], linestyle=":", linewidth=1)
-    ax.set_xticks(range(max(plist)))
-    ax.set_xlabel("seat (0 has the first turn)")
-    ax.set_ylabel("win share")
-    ax.set_title("Does the start seat win more?")
-    ax.legend(fontsize=9)
-    return fig
 
 
 # ---------------------------------------------------------------- gates
@@ -309,7 +276,7 @@ def _bonus_figure(t: pl.DataFrame):
     fig, axes = common.figure(ncols=2, width=4.6, height=3.6)
     a, b = axes[0]
     plist = sorted(set(t["players"].to_list()))
-    for off, p in zip(_x_offsets(len(plist)), plist):
+    for off, p in zip(x_offsets(len(plist)), plist):
         r = t.filter(pl.col("players") == p)
         style = dict(common.series_style(p), linestyle="none")
         xs = [i + off for i in range(len(BONUSES))]

@@ -26,9 +26,10 @@ import numpy as np
 import polars as pl
 
 from analyses import common, stats
+from analyses import setting_tables as shared
+from analyses.setting_tables import games_of, in_order  # noqa: F401  (the analyses' own names)
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.stats import Mean, Ratio, Share
-from zsim.errors import ZsimError
 from zsim.runner import DEFAULT_CHUNK, Matchup
 
 GAME = "zahlemann"
@@ -107,15 +108,6 @@ class Setting:
     field: str | None = None        # overrides the analysis's --field for this setting
 
 
-def check_spec(spec: str, what: str) -> str:
-    from zsim.strategy_registry import parse_one
-
-    out = parse_one(spec, GAME)
-    if not out:
-        raise ZsimError(f"{what} is empty")
-    return out
-
-
 def points(players: list[int], settings: list[Setting], field: str | None, games: int,
            skill: tuple[str, str] | None = (SKILLED, WEAK)) -> list[Point]:
     """The field's point of every setting and player count, and with ``skill``
@@ -156,31 +148,6 @@ def play(pts: list[Point], keys: list[str], seed: int, advance=None, chunk: int 
     return Measured(seat, game)
 
 
-def field_table(m: Measured, keys: list[str]) -> pl.DataFrame:
-    """The field's figures per setting, with the seat test (seat_p, spread)."""
-    parts = []
-    for p, sums in m.game.items():
-        f = sums.filter(pl.col("part") == "field").drop("part")
-        est = stats.estimates(f, keys, GAME_METRICS)
-        bal = stats.seat_balance(f, keys, p).select(*keys, "seat_p", "seat_spread_pp",
-                                                    "seat_spread_pp_lo", "seat_spread_pp_hi")
-        parts.append(est.join(bal, on=keys, how="left", coalesce=True, maintain_order="left"))
-    return pl.concat(parts, how="diagonal_relaxed").sort(keys, maintain_order=True)
-
-
-def seat_table(m: Measured, keys: list[str]) -> pl.DataFrame:
-    """Each seat's win share in the field's games (seat 0 starts the first round)."""
-    parts = []
-    for p, sums in m.game.items():
-        f = sums.filter(pl.col("part") == "field").drop("part")
-        est = stats.estimates(f, keys, [Mean(f"s{s}", f"w{s}", 1.0 / stats.WIN_UNITS) for s in range(p)])
-        for s in range(p):
-            parts.append(est.select(*keys, pl.lit(s, pl.Int64).alias("seat"), "games",
-                                    pl.col(f"s{s}").alias("win_share"),
-                                    pl.col(f"s{s}_ci95").alias("win_share_ci95")))
-    return pl.concat(parts).sort([*keys, "seat"], maintain_order=True)
-
-
 def skill_table(m: Measured, keys: list[str]) -> pl.DataFrame:
     """The skilled seat's win share, and its edge over par, per setting."""
     parts = []
@@ -192,15 +159,6 @@ def skill_table(m: Measured, keys: list[str]) -> pl.DataFrame:
         parts.append(est.with_columns((pl.col("win_share") - 1.0 / p).alias("skill_edge"),
                                       pl.col("win_share_ci95").alias("skill_edge_ci95")))
     return pl.concat(parts).sort(keys, maintain_order=True) if parts else pl.DataFrame()
-
-
-def in_order(t: pl.DataFrame, keys: list[str], settings: list[Setting] | None) -> pl.DataFrame:
-    """Rows by player count, then in the order the settings were given (the sums come sorted)."""
-    if not settings or len(keys) < 2:
-        return t
-    order = {s.key[keys[1]]: i for i, s in enumerate(settings)}
-    return (t.with_columns(pl.col(keys[1]).replace_strict(order, return_dtype=pl.Int64).alias("_order"))
-            .sort(keys[0], "_order").drop("_order"))
 
 
 def joined(m: Measured, keys: list[str], columns: list[str], settings: list[Setting] | None = None
@@ -219,5 +177,15 @@ def joined(m: Measured, keys: list[str], columns: list[str], settings: list[Sett
     return in_order(f, keys, settings)
 
 
-def games_of(pts: list[Point]) -> int:
-    return sum(pt.games for pt in pts)
+def check_spec(spec: str, what: str) -> str:
+    return shared.check_spec(spec, what, GAME)
+
+
+def field_table(m: Measured, keys: list[str]) -> pl.DataFrame:
+    """The field's figures per setting, with the seat test (seat_p, spread)."""
+    return shared.field_table(m.game, keys, GAME_METRICS)
+
+
+def seat_table(m: Measured, keys: list[str]) -> pl.DataFrame:
+    """Each seat's win share in the field's games."""
+    return shared.seat_table(m.game, keys)

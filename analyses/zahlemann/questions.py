@@ -15,9 +15,9 @@ import polars as pl
 from analyses import common
 from analyses.players import p_text
 from analyses.result import AnalysisResult
+from analyses.setting_tables import refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 from analyses.zahlemann import measure
 from analyses.zahlemann.measure import Setting
-from zsim.errors import ZsimError
 
 VARIANT_KEYS = ("one_plays_again", "fifty_skips", "two_passes_hands")
 VARIANTS = (("none", {}), *((k, {k: True}) for k in VARIANT_KEYS), ("all three", {k: True for k in VARIANT_KEYS}))
@@ -27,24 +27,9 @@ MONEY_KEYS = ("money", "change")
 HAND_SIZES = tuple(range(3, 9))
 
 
-def refuse_keys(options, keys, analysis: str) -> None:
-    """A ``--rule`` of a key the analysis sweeps itself is refused in one line."""
-    for item in options:
-        key = str(item).partition("=")[0].strip()
-        if key in keys:
-            raise ZsimError(f"--rule {key} is swept by the {analysis} analysis; leave it out "
-                            f"(the analysis sets {', '.join(keys)} itself)")
-
-
 def _skill_text(field: pl.DataFrame) -> str:
     rows = [r for r in field.iter_rows(named=True) if r.get("skill_edge") is not None]
     return ", ".join(f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players" for r in rows)
-
-
-def _x_offsets(n_series: int, width: float = 0.24) -> list[float]:
-    if n_series < 2:
-        return [0.0]
-    return [-width / 2 + width * i / (n_series - 1) for i in range(n_series)]
 
 
 def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: str,
@@ -54,7 +39,7 @@ def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel:
     plist = sorted(set(t["players"].to_list()))
     xs = list(dict.fromkeys(t[x_col].to_list()))
     for ax, m in zip(axes[0], metrics):
-        for off, p in zip(_x_offsets(len(plist)), plist):
+        for off, p in zip(x_offsets(len(plist)), plist):
             part = t.filter(pl.col("players") == p)
             pos = [xs.index(v) + off if categorical else v for v in part[x_col].to_list()]
             style = common.series_style(p)
@@ -122,7 +107,7 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
     findings.append(f"Skill ({skill[0]} in one seat among {skill[1]}, win share above par): "
                     + _skill_text(balance) + ".")
     figs = {
-        "Win share per seat at each player count (95% error bars; dotted: par)": _seat_figure(seats),
+        "Win share per seat at each player count (95% error bars; dotted: par)": seat_figure(seats, "0 leads the first round"),
         "2, 3 and 4 players side by side: rounds, turns per round, skill (95% error bars)":
             _panels(balance, "players", ["rounds", "turns_per_round", "skill_edge"],
                     "What the player count changes", "players", par_for="skill_edge"),
@@ -136,24 +121,6 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
                           {"Balance per player count": balance, "Win share per seat": seats}, figs,
                           {"players": players, "games_per_point": games, "seed": seed, "field": field_names},
                           alts=alts, findings=findings, wide=tuple(figs)[1:])
-
-
-def _seat_figure(seats: pl.DataFrame):
-    fig, axes = common.figure(width=6.0, height=4.0)
-    ax = axes[0][0]
-    plist = sorted(set(seats["players"].to_list()))
-    for off, p in zip(_x_offsets(len(plist), 0.2), plist):
-        part = seats.filter(pl.col("players") == p)
-        style = common.series_style(p)
-        common.errorbar(ax, [s + off for s in part["seat"].to_list()], part["win_share"].to_list(),
-                        part["win_share_ci95"].to_list(), label=f"{p} players", **style)
-        ax.axhline(1.0 / p, color=style["color"], linestyle=":", linewidth=1)
-    ax.set_xticks(range(max(plist)))
-    ax.set_xlabel("seat (0 leads the first round)")
-    ax.set_ylabel("win share")
-    ax.set_title("Does the start seat win more?")
-    ax.legend(fontsize=9)
-    return fig
 
 
 # ---------------------------------------------------------------- variants

@@ -89,8 +89,8 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out: list[str] = []
     if "zahlemann-players" in by:
         r = by["zahlemann-players"]
-        out.append(_seat_line(r.main, r.tables["Win share per seat"]))
-        out.append(_skill_line(r.main))
+        out.append(shared.seat_line(r.main, r.tables["Win share per seat"], "0 leads the first round"))
+        out.append(shared.skill_line(r.main, measure.SKILLED, measure.WEAK))
     if "zahlemann-variants" in by:
         out.append(_variant_line(by["zahlemann-variants"].main))
     if "zahlemann-forget" in by:
@@ -108,30 +108,6 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
 def _per_players(t: pl.DataFrame):
     for (p,), part in t.group_by(["players"], maintain_order=True):
         yield p, part
-
-
-def _seat_line(balance: pl.DataFrame, seats: pl.DataFrame) -> str:
-    from analyses.players import p_text
-
-    parts = []
-    for row in balance.iter_rows(named=True):
-        p = row["players"]
-        s = seats.filter(pl.col("players") == p).sort("win_share", descending=True)
-        if row["seat_p"] is not None and row["seat_p"] < 0.05:
-            hi, lo = s.row(0, named=True), s.row(-1, named=True)
-            parts.append(f"not even at {p} players (p {p_text(row['seat_p'])}): seat {hi['seat']} wins "
-                         f"{common.share_text(hi['win_share'], hi['win_share_ci95'])}, seat {lo['seat']} "
-                         f"{common.share_text(lo['win_share'], lo['win_share_ci95'])}, par {1 / p:.3f}")
-        else:
-            parts.append(f"even at {p} players (p {p_text(row['seat_p'])})")
-    return "Seats (seat 0 leads the first round): " + "; ".join(parts) + "."
-
-
-def _skill_line(balance: pl.DataFrame) -> str:
-    parts = [f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players"
-             for r in balance.iter_rows(named=True)]
-    return (f"Skill: {measure.SKILLED} in one seat among {measure.WEAK} wins this much above par: "
-            + ", ".join(parts) + ".")
 
 
 def _variant_line(t: pl.DataFrame) -> str:

@@ -347,7 +347,10 @@ def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rul
     players = pub[K.PUB_PLAYERS]
     n_cards = pub[K.PUB_N]
     mine = turns_left_nb(pub) / players
-    r = rate_nb(seat, rate, adaptive, spend, city, st, pub, deck)
+    r = rate
+    if kind != K.D_ACTION and kind != K.D_PLACE and kind != K.D_TAKE and kind != K.D_TARGET \
+            and kind != K.D_CARD and kind != K.D_UNDER:      # the kinds that weigh money against points
+        r = rate_nb(seat, rate, adaptive, spend, city, st, pub, deck)
     if kind == K.D_BID or kind == K.D_OPEN:
         w = auction_worth_nb(seat, oracle, gate, loc, known, rows, city, pub, deck, rules)
         c = pub[K.PUB_CARD]
@@ -365,13 +368,14 @@ def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rul
             top = max(top, min(int(sell * rl), st[seat, K.ST_MONEY] - reserve))
         return opts[0] if opts[0] <= top else 0
     if kind == K.D_STACK:
-        own = built_value_nb(seat, rows, city, deck)
-        lead = 1e9
-        for t in range(players):
-            if t != seat:
-                lead = min(lead, float(own - built_value_nb(t, rows, city, deck)))
-        if hurry > 0.0 and lead >= hurry:
-            return 0 if pub[K.PUB_SIZE_OPEN] <= pub[K.PUB_SIZE_HIDDEN] else 1
+        if hurry > 0.0:
+            own = built_value_nb(seat, rows, city, deck)
+            lead = 1e9
+            for t in range(players):
+                if t != seat:
+                    lead = min(lead, float(own - built_value_nb(t, rows, city, deck)))
+            if lead >= hurry:
+                return 0 if pub[K.PUB_SIZE_OPEN] <= pub[K.PUB_SIZE_HIDDEN] else 1
         room, halls, corners, cvals, _ = outlook_nb(seat, seat, loc, known, rows, city, pub, deck)
         top = pub[K.PUB_OPEN_TOP]
         own_open = card_worth_nb(top, room, halls, corners, cvals, mine, gate, rules, deck)
