@@ -111,3 +111,8 @@ CE_STACK, CE_HAND, CE_CITY = range(3)
 
 #: neighbour class of each type: tower and corner tower count as one
 KIN = np.array([TOWER, TOWER, GATE, HALL, CHURCH], dtype=np.int64)
+#: bit t of every type: a mask of the types that may go somewhere
+ALL_TYPES = (1 << N_TYPES) - 1
+#: the types a card of type t rules out beside it (its own neighbour class), as bits
+SAME_KIN = np.array([sum(1 << u for u in range(N_TYPES) if KIN[u] == KIN[t]) for t in range(N_TYPES)],
+                    dtype=np.int64)

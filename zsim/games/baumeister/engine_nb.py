@@ -31,16 +31,21 @@ Every kernel that asks a decision (income, the auction, step 3, the build,
 the attacks, an unsold card) is ``hot_inline``: inlined into
 :func:`play_game_nb`, so ``ask_nb`` and the strategies behind it have one
 caller. numba optimizes a kernel again inside every kernel that links it;
-with ten callers the heuristic bots were optimized ten times over and a cold
-compile took 112 s, against 75 s now, and the game runs about 1.4x faster
-without the calls.
+with ten callers the heuristic bots were optimized ten times over. ``ask_nb``
+itself stays one compiled kernel: inlining it into its dozen call sites made
+the games 1.3x faster but the compile five times longer
+(docs/performance.md).
+
+The build search asks each open position once which types it takes
+(``rows_nb.fits_nb``, a bitmask per position) instead of asking the rules
+once per card and position.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import can_place_nb, legal_nb, open_range_nb, place_nb, score_nb, unplace_nb
+from zsim.games.baumeister.rows_nb import can_place_nb, fits_nb, open_range_nb, place_nb, score_nb, unplace_nb
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, pop_top_nb, put_under_nb, roll_nb
@@ -62,7 +67,8 @@ def new_workspace_nb(n_players, n_cards):
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
     sold = np.zeros((n_cards + 1, K.N_SOLD), np.int64)
-    return loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold
+    fit = np.zeros((K.MAX_BUILD + 2, K.W), np.int64)
+    return loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit
 
 
 # ------------------------------------------------------------------ 1. income
@@ -250,10 +256,10 @@ def need_of_nb(s, st, rules):
 
 @hot_inline
 def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-             seat_out, game_out):
+             fit, seat_out, game_out):
     n_cards = pub[K.PUB_N]
     can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, n_cards, loc, rows,
-                                                        city, st, deck, saved)
+                                                        city, st, deck, saved, fit)
     can_building = False
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
@@ -278,7 +284,8 @@ def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
             return
         action = opts[i]
     if action == K.A_BUILD:
-        build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, seat_out)
+        build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
+                 seat_out)
     elif action == K.A_BUILDING:
         attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                            seat_out, game_out)
@@ -288,7 +295,8 @@ def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
 
 
 @hot_inline
-def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, seat_out):
+def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
+                 seat_out):
     n_cards = pub[K.PUB_N]
     need = need_of_nb(s, st, rules)
     most = rules[K.R_MAX_BUILD]
@@ -299,6 +307,8 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
         pub[K.PUB_PLACED] = placed
         rest = need - placed - 1
         lo, hi = open_range_nb(s, city)
+        masks = fit[0]                        # the types each position takes, this placement
+        fits_nb(s, final, rows, city, deck, lo, hi, masks)
         n = 0
         reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
         for t in range(K.N_TYPES):
@@ -320,14 +330,14 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
             if rep == 0:
                 reps[t] = c
             for p in range(lo, hi + 1):
-                if not legal_nb(s, c, p, final, rows, city, deck):
+                if (masks[p - lo] >> t) & 1 == 0:
                     continue
                 ok = True
                 if rest > 0:
                     for i in range(K.N_CITY):
                         saved[0, i] = city[s, i]
                     place_nb(s, c, p, loc, rows, city, st, deck)
-                    ok = can_place_nb(s, rest, final, n_cards, loc, rows, city, st, deck, saved)
+                    ok = can_place_nb(s, rest, final, n_cards, loc, rows, city, st, deck, saved, fit)
                     unplace_nb(s, c, p, saved[0], loc, rows, city, st)
                 if ok:
                     opts[n] = c * K.W + p
@@ -357,7 +367,7 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
 @hot
 def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold = ws
+    loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
     seed_streams_nb(key, rng)
@@ -409,7 +419,7 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
         triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
         pub[K.PUB_TRIGGERED] = 1 if triggered else 0
         step3_nb(seat, 0, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-                 seat_out, game_out)
+                 fit, seat_out, game_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
         if triggered:
@@ -424,7 +434,7 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
             s = (seat + k) % players
             pub[K.PUB_SEAT] = s
             step3_nb(s, 1, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-                     seat_out, game_out)
+                     fit, seat_out, game_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
     if pub[K.PUB_ILLEGAL] != 0:
