@@ -34,7 +34,7 @@ No helper writes to the engine's arrays or allocates.
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import legal_nb, open_range_nb
+from zsim.games.baumeister.rows_nb import fits_at_nb, open_range_nb
 from zsim.jit import hot
 
 #: a die's mean income (faces 1..5, S pays nothing)
@@ -73,22 +73,15 @@ def built_value_nb(s, rows, city, deck):
 
 @hot
 def room_nb(s, final, rows, city, deck, n_cards):
-    """Bit t set where a card of type t fits somewhere in seat ``s``'s row now."""
+    """Bit t set where a card of type t (one the deck has) fits somewhere in seat ``s``'s row now."""
+    in_deck = 0
+    for c in range(1, n_cards + 1):
+        in_deck |= 1 << deck[c, K.D_TYPE]
     room = 0
     lo, hi = open_range_nb(s, city)
-    for t in range(K.N_TYPES):
-        rep = 0
-        for c in range(1, n_cards + 1):
-            if deck[c, K.D_TYPE] == t:
-                rep = c
-                break
-        if rep == 0:
-            continue
-        for p in range(lo, hi + 1):
-            if legal_nb(s, rep, p, final, rows, city, deck):
-                room |= 1 << t
-                break
-    return room
+    for p in range(lo, hi + 1):
+        room |= fits_at_nb(s, p, final, rows, city, deck)
+    return room & in_deck
 
 
 @hot

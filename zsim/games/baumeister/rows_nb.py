@@ -8,38 +8,34 @@ from zsim.jit import hot
 
 # ------------------------------------------------------------------ rows
 @hot
-def legal_nb(s, c, p, final, rows, city, deck):
-    """May card ``c`` go to row index ``p`` (OFF + position) of seat ``s``'s row?"""
-    count = city[s, K.C_COUNT]
-    t = deck[c, K.D_TYPE]
-    if count == 0:
-        if p != K.OFF:
-            return False
+def fits_at_nb(s, p, final, rows, city, deck):
+    """The building rules at row index ``p`` (OFF + position) of seat ``s``'s row:
+    bit t set where a card of type t may go there now."""
+    m = K.ALL_TYPES
+    if final == 0 and city[s, K.C_CORNERS] >= 1:
+        m &= ~(1 << K.CORNER)
+    if city[s, K.C_HALLS] >= 1:
+        m &= ~(1 << K.HALL)
+    if city[s, K.C_COUNT] == 0:
+        return m if p == K.OFF else 0        # the first card
+    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    if p == left - 1:
+        if city[s, K.C_CLOSED_L] != 0:
+            return 0
+    elif p == right + 1:
+        if city[s, K.C_CLOSED_R] != 0:
+            return 0
+    elif left < p < right and rows[s, p] == 0:
+        m &= ~(1 << K.CORNER)                # a gap: anything but a corner tower
     else:
-        left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
-        if p == left - 1:
-            if city[s, K.C_CLOSED_L] != 0:
-                return False
-        elif p == right + 1:
-            if city[s, K.C_CLOSED_R] != 0:
-                return False
-        elif left < p < right and rows[s, p] == 0:
-            if t == K.CORNER:
-                return False
-        else:
-            return False
-    if t == K.CORNER and final == 0 and city[s, K.C_CORNERS] >= 1:
-        return False
-    if t == K.HALL and city[s, K.C_HALLS] >= 1:
-        return False
-    kin = K.KIN[t]
+        return 0
     nb = rows[s, p - 1]
-    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
-        return False
+    if nb != 0:
+        m &= ~K.SAME_KIN[deck[nb, K.D_TYPE]]
     nb = rows[s, p + 1]
-    if nb != 0 and K.KIN[deck[nb, K.D_TYPE]] == kin:
-        return False
-    return True
+    if nb != 0:
+        m &= ~K.SAME_KIN[deck[nb, K.D_TYPE]]
+    return m
 
 
 @hot
@@ -126,38 +122,10 @@ def open_range_nb(s, city):
 
 @hot
 def fits_nb(s, final, rows, city, deck, lo, hi, masks):
-    """``masks[p - lo]`` for each row index p in lo..hi: bit t set where a card of
-    type t may go to p now. The rules of :func:`legal_nb`, for all five types at
-    once, so a search asks each position once instead of once per card."""
-    base = K.ALL_TYPES
-    if final == 0 and city[s, K.C_CORNERS] >= 1:
-        base &= ~(1 << K.CORNER)
-    if city[s, K.C_HALLS] >= 1:
-        base &= ~(1 << K.HALL)
-    if city[s, K.C_COUNT] == 0:
-        masks[0] = base                      # lo == hi == OFF: the first card
-        return
-    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    """``masks[p - lo]`` = :func:`fits_at_nb` for each row index p in lo..hi, so a
+    search asks each position once instead of once per card."""
     for p in range(lo, hi + 1):
-        m = base
-        if p == left - 1:
-            if city[s, K.C_CLOSED_L] != 0:
-                m = 0
-        elif p == right + 1:
-            if city[s, K.C_CLOSED_R] != 0:
-                m = 0
-        elif rows[s, p] == 0:                # a gap: anything but a corner tower
-            m &= ~(1 << K.CORNER)
-        else:
-            m = 0
-        if m != 0:
-            nb = rows[s, p - 1]
-            if nb != 0:
-                m &= ~K.SAME_KIN[deck[nb, K.D_TYPE]]
-            nb = rows[s, p + 1]
-            if nb != 0:
-                m &= ~K.SAME_KIN[deck[nb, K.D_TYPE]]
-        masks[p - lo] = m
+        masks[p - lo] = fits_at_nb(s, p, final, rows, city, deck)
 
 
 @hot
