@@ -20,8 +20,9 @@ positions of the target's row ascending (as ``OFF + pos``); ``KEEP`` /
 
 What a fair strategy may read: ``loc[c]`` only where ``known[seat, c]`` is 1
 (own cards, built ones, open ones, shown ones, a hidden card it auctioned);
-``pub[PUB_CARD]`` only then too; everything else in ``rows``, ``city``,
-``st``, ``pub`` and ``deck`` is public. It draws only from stream 1 + seat.
+``pub[PUB_CARD]`` only then too; ``st[t, ST_CARDS:]`` (seat t's hand) only
+for its own seat; everything else in ``rows``, ``city``, ``st``, ``pub`` and
+``deck`` is public. It draws only from stream 1 + seat.
 """
 from __future__ import annotations
 
@@ -62,9 +63,12 @@ MAX_OPTS = (MAX_CARDS + 1) * W + 8
 C_LEFT, C_RIGHT, C_COUNT, C_CLOSED_L, C_CLOSED_R, C_SHIELDS, C_COINS, C_HALLS, C_CORNERS = range(9)
 N_CITY = 9
 
-# st[s, ...]: per-seat public state
-ST_MONEY, ST_SAB, ST_BUILT_ONCE, ST_HAND, ST_LAST_BID, ST_ACTIVE = range(6)
-N_ST = 6
+# st[s, ...]: per-seat state; public but for the hand itself,
+# st[s, ST_CARDS : ST_CARDS + st[s, ST_HAND]]: its card ids, ascending (0 in
+# the slots past it), so that a search walks the few cards in hand instead of
+# every card's loc
+ST_MONEY, ST_SAB, ST_BUILT_ONCE, ST_HAND, ST_LAST_BID, ST_ACTIVE, ST_CARDS = range(7)
+N_ST = ST_CARDS + MAX_CARDS
 
 # pub[...]: public scalars
 (PUB_PLAYERS, PUB_N, PUB_TURN, PUB_SEAT, PUB_RESERVE, PUB_FINAL, PUB_TRIGGERED,

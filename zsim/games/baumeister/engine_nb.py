@@ -14,7 +14,8 @@ loc      [N + 1]     where each card is: a stack, the auction, a hand, a city
 known    [P, N + 1]  1 where a seat knows the card (public cards for all)
 rows     [P, W]      each city's row: rows[s, OFF + pos] = card, 0 empty
 city     [P, 9]      each row's ends, size, closing corners, shields, coins...
-st       [P, 6]      purse, saboteurs, first build made, hand size, last bid, in the auction
+st       [P, N_ST]   purse, saboteurs, first build made, hand size, last bid, in the auction,
+                     then the hand's cards ascending
 pub      [N_PUB]     the table's public scalars
 stacks   [2, N]      the open and the hidden stack as rings (pub: head, size)
 opts     [MAX_OPTS]  the options of the decision being asked
@@ -45,7 +46,8 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import can_place_nb, fits_nb, open_range_nb, place_nb, score_nb, unplace_nb
+from zsim.games.baumeister.rows_nb import (can_place_nb, fits_nb, hand_add_nb, hand_drop_nb, open_range_nb, place_nb,
+                                           score_nb, unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, pop_top_nb, put_under_nb, roll_nb
@@ -162,16 +164,15 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
     pub[K.PUB_HIGH_SEAT] = a
     announced = False
     at = a
-    while True:
-        others = 0
-        for t in range(players):
-            if st[t, K.ST_ACTIVE] != 0 and t != high_seat:
-                others += 1
-        if others == 0:
-            break
-        at = (at + 1) % players
+    active = players                 # seats still bidding, the high bidder among them
+    while active > 1:
+        at += 1
+        if at == players:
+            at = 0
         while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
-            at = (at + 1) % players
+            at += 1
+            if at == players:
+                at = 0
         if k == K.STACK_HIDDEN and at == a and not announced:
             announced = True
             pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
@@ -194,6 +195,7 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
                 game_out[K.G_MAX_BID_HITS] += 1
         else:
             st[at, K.ST_ACTIVE] = 0
+            active -= 1
     award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold)
 
@@ -220,7 +222,7 @@ def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules,
             st[a, K.ST_MONEY] += to_a
             loc[card] = K.L_HAND + seat
             known[seat, card] = 1
-            st[seat, K.ST_HAND] += 1
+            hand_add_nb(seat, card, st)
             seat_out[seat, K.S_CARDS_WON] += 1
             seat_out[seat, K.S_PAID] += bid
             seat_out[a, K.S_SALES] += to_a
@@ -257,9 +259,8 @@ def need_of_nb(s, st, rules):
 @hot_inline
 def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              fit, seat_out, game_out):
-    n_cards = pub[K.PUB_N]
-    can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, n_cards, loc, rows,
-                                                        city, st, deck, saved, fit)
+    can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, loc, rows, city, st,
+                                                        deck, saved, fit)
     can_building = False
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
@@ -297,10 +298,8 @@ def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
 @hot_inline
 def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
                  seat_out):
-    n_cards = pub[K.PUB_N]
     need = need_of_nb(s, st, rules)
     most = rules[K.R_MAX_BUILD]
-    hand = K.L_HAND + s
     placed = 0
     pub[K.PUB_NEED] = need
     while placed < most and st[s, K.ST_HAND] > 0:
@@ -313,9 +312,8 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
         reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
         for t in range(K.N_TYPES):
             reps[t] = 0
-        for c in range(1, n_cards + 1):
-            if loc[c] != hand:
-                continue
+        for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+            c = st[s, j]
             t = deck[c, K.D_TYPE]
             rep = reps[t]
             if rep != 0 and rest > 0:
@@ -336,9 +334,9 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
                 if rest > 0:
                     for i in range(K.N_CITY):
                         saved[0, i] = city[s, i]
-                    place_nb(s, c, p, loc, rows, city, st, deck)
-                    ok = can_place_nb(s, rest, final, n_cards, loc, rows, city, st, deck, saved, fit)
-                    unplace_nb(s, c, p, saved[0], loc, rows, city, st)
+                    place_nb(s, c, p, loc, rows, city, deck)
+                    ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit)
+                    unplace_nb(s, c, p, saved[0], loc, rows, city)
                 if ok:
                     opts[n] = c * K.W + p
                     n += 1
@@ -356,7 +354,8 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
         if choice == K.PLACE_STOP:
             break
         c = choice // K.W
-        place_nb(s, c, choice - c * K.W, loc, rows, city, st, deck)
+        place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
+        hand_drop_nb(s, c, st)
         known[:, c] = 1
         placed += 1
     st[s, K.ST_BUILT_ONCE] = 1

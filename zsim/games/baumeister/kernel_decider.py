@@ -71,6 +71,8 @@ class KernelDecider:
             st[K.ST_SAB] = game.saboteurs[s]
             st[K.ST_BUILT_ONCE] = int(game.has_built[s])
             st[K.ST_HAND] = len(game.hands[s])
+            st[K.ST_CARDS:] = 0
+            st[K.ST_CARDS:K.ST_CARDS + len(game.hands[s])] = sorted(game.hands[s])
             st[K.ST_LAST_BID] = game.last_bid[s]
             st[K.ST_ACTIVE] = game.active[s]
         p, v = self.pub, game.shown

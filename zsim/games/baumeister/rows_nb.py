@@ -39,7 +39,35 @@ def fits_at_nb(s, p, final, rows, city, deck):
 
 
 @hot
-def place_nb(s, c, p, loc, rows, city, st, deck):
+def hand_add_nb(s, c, st):
+    """Card ``c`` joins seat ``s``'s hand (kept ascending)."""
+    n = st[s, K.ST_HAND]
+    i = K.ST_CARDS + n
+    while i > K.ST_CARDS and st[s, i - 1] > c:
+        st[s, i] = st[s, i - 1]
+        i -= 1
+    st[s, i] = c
+    st[s, K.ST_HAND] = n + 1
+
+
+@hot
+def hand_drop_nb(s, c, st):
+    """Card ``c`` leaves seat ``s``'s hand."""
+    end = K.ST_CARDS + st[s, K.ST_HAND] - 1
+    i = K.ST_CARDS
+    while st[s, i] != c:
+        i += 1
+    while i < end:
+        st[s, i] = st[s, i + 1]
+        i += 1
+    st[s, end] = 0                       # the slots past the hand stay 0
+    st[s, K.ST_HAND] -= 1
+
+
+@hot
+def place_nb(s, c, p, loc, rows, city, deck):
+    """Card ``c`` to row index ``p``; the hand list is the caller's (a trial
+    placement leaves it and only marks the card's ``loc``)."""
     t = deck[c, K.D_TYPE]
     if city[s, K.C_COUNT] == 0:
         city[s, K.C_LEFT] = p
@@ -63,7 +91,6 @@ def place_nb(s, c, p, loc, rows, city, st, deck):
     if t == K.CORNER:
         city[s, K.C_CORNERS] += 1
     loc[c] = K.L_CITY + s
-    st[s, K.ST_HAND] -= 1
 
 
 @hot
@@ -101,13 +128,12 @@ def remove_nb(s, p, rows, city, deck):
 
 
 @hot
-def unplace_nb(s, c, p, saved, loc, rows, city, st):
+def unplace_nb(s, c, p, saved, loc, rows, city):
     """Undo a trial :func:`place_nb` (``saved``: the row's city slots before it)."""
     rows[s, p] = 0
     for i in range(K.N_CITY):
         city[s, i] = saved[i]
     loc[c] = K.L_HAND + s
-    st[s, K.ST_HAND] += 1
 
 
 @hot
@@ -129,9 +155,11 @@ def fits_nb(s, final, rows, city, deck, lo, hi, masks):
 
 
 @hot
-def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved, fit):
+def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     """Can ``need`` more cards of seat ``s``'s hand be placed one after
-    another? (``saved``, ``fit``: scratch rows, one per level of the search.)"""
+    another? (``saved``, ``fit``: scratch rows, one per level of the search.)
+    Cards placed on trial further up the search are out of the hand by their
+    ``loc``; the hand list still holds them."""
     if need <= 0:
         return True
     if st[s, K.ST_HAND] < need:
@@ -148,7 +176,8 @@ def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved, fit)
         saved[need, i] = city[s, i]
     hand = K.L_HAND + s
     tried = 0
-    for c in range(1, n_cards + 1):
+    for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+        c = st[s, j]
         if loc[c] != hand:
             continue
         # whether a card may go somewhere depends on its type alone: one card of each type will do
@@ -164,9 +193,9 @@ def can_place_nb(s, need, final, n_cards, loc, rows, city, st, deck, saved, fit)
             if masks[i] & bit == 0:
                 continue
             p = lo + i
-            place_nb(s, c, p, loc, rows, city, st, deck)
-            ok = can_place_nb(s, need - 1, final, n_cards, loc, rows, city, st, deck, saved, fit)
-            unplace_nb(s, c, p, saved[need], loc, rows, city, st)
+            place_nb(s, c, p, loc, rows, city, deck)
+            ok = can_place_nb(s, need - 1, final, loc, rows, city, st, deck, saved, fit)
+            unplace_nb(s, c, p, saved[need], loc, rows, city)
             if ok:
                 return True
     return False

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import remove_nb
+from zsim.games.baumeister.rows_nb import hand_drop_nb, remove_nb
 from zsim.games.baumeister.table_nb import ask_nb, put_under_nb, roll_nb
 from zsim.jit import hot, hot_inline
 from zsim.rng import below_nb
@@ -141,14 +141,7 @@ def attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules,
     t = opts[i]
     pub[K.PUB_TARGET] = t
     index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
-    hand = K.L_HAND + t
-    card = 0
-    for c in range(1, pub[K.PUB_N] + 1):
-        if loc[c] == hand:
-            if index == 0:
-                card = c
-                break
-            index -= 1
-    st[t, K.ST_HAND] -= 1
+    card = st[t, K.ST_CARDS + index]          # the hand is kept ascending: the index-th card by id
+    hand_drop_nb(t, card, st)
     destroy_nb(card, t, s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                seat_out, game_out)
