@@ -22,6 +22,9 @@ below drops the literal before it looks up or compiles an overload.
 from __future__ import annotations
 
 from numba import njit, types
+from numba.core.imputils import impl_ret_borrowed
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 from numba.core.registry import CPUDispatcher
 
 
@@ -45,3 +48,27 @@ hot = _kernel(_nrt=False, error_model="numpy")
 hot_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 cold = _kernel()
 cold_parallel = _kernel(parallel=True)
+
+
+@intrinsic
+def grid_nb(typingctx, mem, start, n_rows, n_cols):
+    """``mem[start : start + n_rows * n_cols]`` seen as a C-contiguous
+    ``[n_rows, n_cols]`` array, for a kernel that keeps several arrays in one
+    buffer and passes the buffer alone (every array argument of a call costs
+    its pointer, shape and strides). numba's ``reshape`` would do the same
+    through a C helper call and checks; this builds the view in a few
+    instructions and checks nothing: the caller's layout must fit ``mem``."""
+    if not (isinstance(mem, types.Array) and mem.ndim == 1 and mem.layout == "C"):
+        return None
+    view = types.Array(mem.dtype, 2, "C")
+
+    def codegen(context, builder, sig, args):
+        src = make_array(mem)(context, builder, args[0])
+        first, rows, cols = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:], sig.args[1:]))
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(mem.dtype)))
+        out = make_array(view)(context, builder)
+        populate_array(out, data=builder.gep(src.data, [first], inbounds=True), shape=[rows, cols],
+                       strides=[builder.mul(cols, itemsize), itemsize], itemsize=itemsize, meminfo=src.meminfo)
+        return impl_ret_borrowed(context, builder, view, out._getvalue())
+
+    return view(mem, start, n_rows, n_cols), codegen

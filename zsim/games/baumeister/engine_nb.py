@@ -50,7 +50,7 @@ from zsim.games.baumeister.rows_nb import (can_place_nb, fits_nb, hand_add_nb, h
                                            score_nb, unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
-from zsim.games.baumeister.table_nb import ask_nb, pop_top_nb, put_under_nb, roll_nb
+from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
 from zsim.jit import cold, hot, hot_inline
 from zsim.rng import below_nb, seed_streams_nb
 
@@ -58,24 +58,19 @@ from zsim.rng import below_nb, seed_streams_nb
 @cold
 def new_workspace_nb(n_players, n_cards):
     """Per-thread scratch arrays, reused game after game."""
-    loc = np.zeros(n_cards + 1, np.int64)
-    known = np.zeros((n_players, n_cards + 1), np.int64)
-    rows = np.zeros((n_players, K.W), np.int64)
-    city = np.zeros((n_players, K.N_CITY), np.int64)
-    st = np.zeros((n_players, K.N_ST), np.int64)
-    pub = np.zeros(K.N_PUB, np.int64)
+    mem = np.zeros(mem_size(n_players, n_cards), np.int64)
+    loc, known, rows, city, st, pub, opts = views_nb(mem, n_players, n_cards)
     stacks = np.zeros((2, n_cards), np.int64)
-    opts = np.zeros(K.MAX_OPTS, np.int64)
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
     sold = np.zeros((n_cards + 1, K.N_SOLD), np.int64)
     fit = np.zeros((K.MAX_BUILD + 2, K.W), np.int64)
-    return loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit
+    return loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit, mem
 
 
 # ------------------------------------------------------------------ 1. income
 @hot_inline
-def income_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
+def income_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
     face = roll_nb(rng)
     gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
     st[s, K.ST_MONEY] += gain
@@ -95,7 +90,7 @@ def income_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts
         if n == 1:
             took = opts[0]
         elif n > 1:
-            i = ask_nb(s, K.D_TAKE, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            i = ask_nb(s, K.D_TAKE, n, ids, params, mem, deck, rules, rng)
             if i < 0:
                 return
             took = opts[i]
@@ -115,7 +110,7 @@ def cap_nb(s, st, rules):
 
 
 @hot_inline
-def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+def auction_nb(a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                game_out, sold):
     players = pub[K.PUB_PLAYERS]
     n = 0
@@ -127,7 +122,7 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
         n += 1
     i = 0
     if n > 1:
-        i = ask_nb(a, K.D_STACK, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        i = ask_nb(a, K.D_STACK, n, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
     k = opts[i]
@@ -148,14 +143,14 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
         st[t, K.ST_ACTIVE] = 1
     top = cap_nb(a, st, rules)
     if top < 1:                      # overbid=forbid and an empty purse: unsold at once
-        unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        unsold_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                   game_out)
         return
     opening = 1
     if top > 1:
         opts[0] = 1
         opts[1] = top
-        opening = ask_nb(a, K.D_OPEN, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        opening = ask_nb(a, K.D_OPEN, 2, ids, params, mem, deck, rules, rng)
         if opening < 0:
             return
     high, high_seat = opening, a
@@ -183,7 +178,7 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
         if low <= top:
             opts[0] = low
             opts[1] = top
-            amount = ask_nb(at, K.D_BID, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            amount = ask_nb(at, K.D_BID, 2, ids, params, mem, deck, rules, rng)
             if amount < 0:
                 return
         if amount > 0:
@@ -196,12 +191,12 @@ def auction_nb(a, ids, params, loc, known, rows, city, st, pub, deck, rules, opt
         else:
             st[at, K.ST_ACTIVE] = 0
             active -= 1
-    award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+    award_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold)
 
 
 @hot_inline
-def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+def award_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold):
     """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
     the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
@@ -241,13 +236,13 @@ def award_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules,
         game_out[K.G_INSOLVENCIES] += 1
         if seat == a:
             a_broke = True
-    unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
+    unsold_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
 
 
 @hot_inline
-def unsold_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
+def unsold_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
     game_out[K.G_UNSOLD] += 1
-    put_under_nb(card, a, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+    put_under_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
 
 
 # ------------------------------------------------------------------ 3. build or sabotage
@@ -257,7 +252,7 @@ def need_of_nb(s, st, rules):
 
 
 @hot_inline
-def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+def step3_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              fit, seat_out, game_out):
     can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, loc, rows, city, st,
                                                         deck, saved, fit)
@@ -280,23 +275,23 @@ def step3_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
     n += 1
     action = K.A_NOTHING
     if n > 1:
-        i = ask_nb(s, K.D_ACTION, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        i = ask_nb(s, K.D_ACTION, n, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
         action = opts[i]
     if action == K.A_BUILD:
-        build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
+        build_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
                  seat_out)
     elif action == K.A_BUILDING:
-        attack_building_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                            seat_out, game_out)
     elif action == K.A_HAND:
-        attack_hand_nb(s, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        attack_hand_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                        seat_out, game_out)
 
 
 @hot_inline
-def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
+def build_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
                  seat_out):
     need = need_of_nb(s, st, rules)
     most = rules[K.R_MAX_BUILD]
@@ -347,7 +342,7 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
             break
         i = 0
         if n > 1:
-            i = ask_nb(s, K.D_PLACE, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+            i = ask_nb(s, K.D_PLACE, n, ids, params, mem, deck, rules, rng)
             if i < 0:
                 return
         choice = opts[i]
@@ -366,7 +361,7 @@ def build_nb(s, final, ids, params, loc, known, rows, city, st, pub, deck, rules
 @hot
 def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit = ws
+    loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit, mem = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
     seed_streams_nb(key, rng)
@@ -408,16 +403,16 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     while reason < 0:
         pub[K.PUB_TURN] += 1
         pub[K.PUB_SEAT] = seat
-        income_nb(seat, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out)
+        income_nb(seat, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
-        auction_nb(seat, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+        auction_nb(seat, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                    game_out, sold)
         if pub[K.PUB_ILLEGAL] != 0:
             break
         triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
         pub[K.PUB_TRIGGERED] = 1 if triggered else 0
-        step3_nb(seat, 0, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+        step3_nb(seat, 0, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
                  fit, seat_out, game_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
@@ -432,7 +427,7 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
         for k in range(1, players + 1):
             s = (seat + k) % players
             pub[K.PUB_SEAT] = s
-            step3_nb(s, 1, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+            step3_nb(s, 1, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
                      fit, seat_out, game_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break

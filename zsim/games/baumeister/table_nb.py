@@ -3,7 +3,7 @@ of every answer, the die, and the two stacks (see engine_nb.py for the arrays)."
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.jit import cold, hot, hot_inline
+from zsim.jit import cold, grid_nb, hot, hot_inline
 from zsim.rng import below_nb
 from zsim.strategy_registry import dispatcher
 
@@ -11,11 +11,42 @@ from zsim.strategy_registry import dispatcher
 decide_nb = dispatcher("baumeister").decide_nb
 
 
+# ------------------------------------------------------------------ the table's memory
+@hot_inline
+def views_nb(mem, players, n_cards):
+    """The game's arrays a strategy reads, as views of the one buffer ``mem``
+    (see :func:`mem_size`): loc, known, rows, city, st, pub, opts."""
+    a = n_cards + 1
+    loc = grid_nb(mem, 0, 1, a)[0]
+    b = a + players * (n_cards + 1)
+    known = grid_nb(mem, a, players, n_cards + 1)
+    a = b + players * K.W
+    rows = grid_nb(mem, b, players, K.W)
+    b = a + players * K.N_CITY
+    city = grid_nb(mem, a, players, K.N_CITY)
+    a = b + players * K.N_ST
+    st = grid_nb(mem, b, players, K.N_ST)
+    b = a + K.N_PUB
+    pub = grid_nb(mem, a, 1, K.N_PUB)[0]
+    opts = grid_nb(mem, b, 1, K.MAX_OPTS)[0]
+    return loc, known, rows, city, st, pub, opts
+
+
+@hot_inline
+def mem_size(players, n_cards):
+    return (n_cards + 1) * (players + 1) + players * (K.W + K.N_CITY + K.N_ST) + K.N_PUB + K.MAX_OPTS
+
+
 # ------------------------------------------------------------------ asking
 @hot
-def ask_nb(seat, kind, n, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng):
+def ask_nb(seat, kind, n, ids, params, mem, deck, rules, rng):
     """The seat's answer to a decision with ``n`` options (an amount's low and
-    high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them."""
+    high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them.
+
+    The game's arrays come as the one buffer they are views of: a call passes
+    every array as its pointer, shape and strides, and a dozen arrays made each
+    of a game's ~180 decisions push about a hundred words (docs/performance.md)."""
+    loc, known, rows, city, st, pub, opts = views_nb(mem, ids.shape[0], deck.shape[0] - 1)
     answer = decide_nb(ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
                        rules, rng)
     if kind == K.D_OPEN or kind == K.D_BID or kind == K.D_OFFER:
@@ -37,7 +68,7 @@ def roll_nb(rng):
 
 # ------------------------------------------------------------------ stacks
 @hot_inline
-def put_under_nb(card, chooser, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
+def put_under_nb(card, chooser, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
     """The card goes under the smaller stack (``chooser`` picks on equal sizes)
     and is shown to all; returns the stack, or -1 on an illegal choice."""
     a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
@@ -48,7 +79,7 @@ def put_under_nb(card, chooser, ids, params, loc, known, rows, city, st, pub, de
     else:
         opts[0] = K.STACK_OPEN
         opts[1] = K.STACK_HIDDEN
-        i = ask_nb(chooser, K.D_UNDER, 2, ids, params, loc, known, rows, city, st, pub, deck, rules, opts, rng)
+        i = ask_nb(chooser, K.D_UNDER, 2, ids, params, mem, deck, rules, rng)
         if i < 0:
             return -1
         k = opts[i]
