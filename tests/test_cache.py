@@ -74,3 +74,30 @@ def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels(tmp_p
     second = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
     assert second.stdout == first.stdout
     assert _cache_files(folder) == files  # loaded, not compiled again
+
+
+_BLAS_PROBE = """
+import sys
+import numpy as np
+from numba import njit
+from zsim.rng import game_key, game_key_nb
+
+assert game_key_nb(np.uint64(7), np.uint64(3)) == game_key(7, 3)   # a kernel loads (or compiles) numba's registries
+print("after zsim", "scipy.linalg" in sys.modules, "numba.np.arraymath" in sys.modules)
+
+@njit
+def dot(a, b):
+    return np.dot(a, b)
+
+print("dot", dot(np.arange(3.0), np.arange(3.0)))
+"""
+
+
+def test_a_zsim_start_does_not_import_scipy_linalg_yet_np_dot_still_compiles(tmp_path):
+    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _BLAS_PROBE], capture_output=True, text=True, env=env,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "after zsim False True"
+    assert lines[1] == "dot 5.0"

@@ -119,6 +119,27 @@ def _report_damage(cache_path: str) -> None:
         pass
 
 
+def _load_registries_without_blas(target_context) -> None:
+    """Load numba's typing registries without importing scipy.linalg.
+
+    On the first kernel a process loads or compiles, numba imports its numpy
+    support, which imports scipy.linalg (when scipy is installed, as
+    nevergrad's dependency) only to learn whether np.correlate and
+    np.convolve may use BLAS: about 0.3 s of every zsim start, for functions
+    no zsim kernel calls. With the import held off, those two fall back to
+    numba's own loop; np.dot and np.linalg in a plugin strategy import scipy
+    themselves when they compile, as before."""
+    key = "scipy.linalg.cython_blas"
+    if "numba.np.arraymath" in sys.modules or key in sys.modules:
+        return
+    sys.modules[key] = None          # `import scipy.linalg.cython_blas` fails at once, scipy untouched
+    try:
+        target_context.refresh()
+    finally:
+        if key in sys.modules and sys.modules[key] is None:
+            del sys.modules[key]
+
+
 def _guard_cache_loads() -> None:
     """Make numba treat a cache entry that fails to load as a miss.
 
@@ -135,6 +156,7 @@ def _guard_cache_loads() -> None:
 
     @functools.wraps(original)
     def load_overload(self, sig, target_context):
+        _load_registries_without_blas(target_context)
         try:
             return original(self, sig, target_context)
         except Exception:   # KeyboardInterrupt and SystemExit are not Exceptions: they go through
