@@ -539,3 +539,51 @@ def test_ctrl_c_stops_tournament_cleanly(tmp_path):
     # whole chunks of 8,192 deals under one seating; 0 if the Ctrl-C beat the first count
     assert int(said.group(1).replace(",", "")) % 8192 == 0
     assert files_in(tmp_path) == []
+
+
+def _main_raising(monkeypatch, exc):
+    """zsim.cli.main with a command that raises ``exc``; returns (status, stderr lines)."""
+    import zsim.cli as cli_module
+    from zsim import signals
+
+    def command(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(cli_module.cli, "main", command)
+    monkeypatch.setattr(signals, "install", lambda: None)
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with pytest.raises(SystemExit) as stop:
+        cli_module.main([])
+    return stop.value.code, err.getvalue().splitlines()
+
+
+def test_a_stop_that_comes_back_wrapped_from_c_code_is_still_a_stop(monkeypatch):
+    """SIGTERM while numba unpickles a cached kernel: the stop is raised in a
+    callback of C code, which hands it back as a SystemError caused by it."""
+    from zsim import signals
+
+    monkeypatch.setattr(signals, "_last", [])                          # what stop_now notes
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+
+    def unpickle():
+        try:
+            signals.stop_now(signal.SIGTERM)
+        except KeyboardInterrupt as stop:
+            raise SystemError("_numba_unpickle returned a result with an exception set") from stop
+
+    try:
+        unpickle()
+    except SystemError as wrapped:
+        exc = wrapped
+    status, lines = _main_raising(monkeypatch, exc)
+    assert status == 128 + signal.SIGTERM
+    assert lines == ["zsim: terminated (SIGTERM)"]
+
+
+def test_a_system_error_without_a_stop_is_not_taken_for_one(monkeypatch):
+    import zsim.cli as cli_module
+
+    monkeypatch.setattr(cli_module.cli, "main", lambda *a, **k: (_ for _ in ()).throw(SystemError("a bug")))
+    with pytest.raises(SystemError, match="a bug"):
+        cli_module.main([])

@@ -324,6 +324,24 @@ def main(argv=None):
     except MemoryError:
         click.echo("zsim: error: out of memory; try a smaller --chunk or fewer --threads", err=True)
         sys.exit(1)
+    except Exception as exc:
+        # a stop raised inside a callback that C code made (numba unpickling a
+        # cached kernel, say) comes back wrapped, as a SystemError: still a stop
+        if not _raised_by_a_stop(exc):
+            raise
+        click.echo(f"zsim: {signals.describe()}", err=True)
+        signals.forget_unhandled_interrupt()
+        sys.exit(signals.exit_code())
+
+
+def _raised_by_a_stop(exc: BaseException) -> bool:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 # ---------------------------------------------------------------- commands in their own modules
