@@ -185,16 +185,14 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             emit_nb(log, record, stacks[t])
         log_deck_nb(log, record, LOG_DECK, 0, deck, 0, n_cards)
 
-    # ---- setup 3: adjustment rounds
-    for rnd in range(1, rules[K.R_SETUP_ROUNDS] + 1):
-        pub[K.PUB_ROUND] = rnd
-        for s in range(n_players):
-            act = _adjust_step_nb(s, True, strat_ids, strat_params, hand, left, right, stacks,
-                                  money, alive, demand, pub, rules, rng, game_out)
-            event_nb(log, record, LOG_SETUP, 3, s, rnd, act)
-    pub[K.PUB_ROUND] = 0
-
-    # ---- play
+    # ---- setup 3 (the adjustment rounds) and play, in one loop: the setup's
+    # adjustments and the turns' go through one call of the strategy dispatch,
+    # so the bots are inlined into this kernel once for adjusting, not twice
+    # (docs/performance.md: the copies at the decision sites are most of the compile)
+    setup_left = rules[K.R_SETUP_ROUNDS] * n_players
+    setup_done = 0
+    s = 0
+    rnd = 0
     top = 0
     event = 0
     ended = False
@@ -202,35 +200,49 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
     cur = 0
     leader = -1
     while not ended:
-        if alive[cur] == 0:
-            cur = (cur + 1) % n_players
-            continue
-        leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
-        pub[K.PUB_TURN] += 1
-        event_nb(log, record, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
+        in_setup = setup_done < setup_left
+        if in_setup:
+            s = setup_done % n_players
+            rnd = setup_done // n_players + 1
+            pub[K.PUB_ROUND] = rnd
+        else:
+            if setup_done == setup_left:
+                pub[K.PUB_ROUND] = 0
+                setup_done += 1
+            if alive[cur] == 0:
+                cur = (cur + 1) % n_players
+                continue
+            leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
+            pub[K.PUB_TURN] += 1
+            event_nb(log, record, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
-        # 1. finish jobs: right -> hand, left -> right
-        moved = 0
-        for t in range(K.N_TYPES):
-            moved += right[cur, t] + left[cur, t]
-        if moved > 0:
-            if record:
-                emit_nb(log, record, LOG_FINISH)
-                emit_nb(log, record, 9)
-                emit_nb(log, record, cur)
-                for t in range(K.N_TYPES):
-                    emit_nb(log, record, right[cur, t])
-                for t in range(K.N_TYPES):
-                    emit_nb(log, record, left[cur, t])
+            # 1. finish jobs: right -> hand, left -> right
+            moved = 0
             for t in range(K.N_TYPES):
-                hand[cur, t] += right[cur, t]
-                pub[K.PUB_KNOWN + 4 * cur + t] += right[cur, t]  # seen coming back
-                right[cur, t] = left[cur, t]
-                left[cur, t] = 0
+                moved += right[cur, t] + left[cur, t]
+            if moved > 0:
+                if record:
+                    emit_nb(log, record, LOG_FINISH)
+                    emit_nb(log, record, 9)
+                    emit_nb(log, record, cur)
+                    for t in range(K.N_TYPES):
+                        emit_nb(log, record, right[cur, t])
+                    for t in range(K.N_TYPES):
+                        emit_nb(log, record, left[cur, t])
+                for t in range(K.N_TYPES):
+                    hand[cur, t] += right[cur, t]
+                    pub[K.PUB_KNOWN + 4 * cur + t] += right[cur, t]  # seen coming back
+                    right[cur, t] = left[cur, t]
+                    left[cur, t] = 0
+            s = cur
 
-        # 2. adjust workers
-        act = _adjust_step_nb(cur, False, strat_ids, strat_params, hand, left, right, stacks,
+        # 2. adjust workers (in the setup: that round's adjustment)
+        act = _adjust_step_nb(s, in_setup, strat_ids, strat_params, hand, left, right, stacks,
                               money, alive, demand, pub, rules, rng, game_out)
+        if in_setup:
+            event_nb(log, record, LOG_SETUP, 3, s, rnd, act)
+            setup_done += 1
+            continue
         event_nb(log, record, LOG_ADJUST, 2, cur, act, 0)
         if rules[K.R_OVER_CAP_PENALIZE] != 0:
             excess = owned_nb(cur, hand, left, right) - rules[K.R_CARD_CAP]
