@@ -20,6 +20,8 @@ pub      [N_PUB]     the table's public scalars
 stacks   [2, N]      the open and the hidden stack as rings (pub: head, size)
 opts     [MAX_OPTS]  the options of the decision being asked
 rng      [6] uint64  streams: 0 the shuffle, 1 + seat strategies, 5 the table
+mem      one int64   loc, known, rows, city, st, pub and opts are views of it
+         buffer      (``table_nb.views_nb``); a decision is passed ``mem`` alone
 =======  ==========  ====================================================
 
 Every decision goes through ``table_nb.ask_nb`` (one call of the strategy
@@ -57,7 +59,8 @@ from zsim.rng import below_nb, seed_streams_nb
 
 @cold
 def new_workspace_nb(n_players, n_cards):
-    """Per-thread scratch arrays, reused game after game."""
+    """Per-thread scratch arrays, reused game after game (the state a strategy
+    reads as views of one buffer ``mem``, the last of them)."""
     mem = np.zeros(mem_size(n_players, n_cards), np.int64)
     loc, known, rows, city, st, pub, opts = views_nb(mem, n_players, n_cards)
     stacks = np.zeros((2, n_cards), np.int64)
