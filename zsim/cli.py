@@ -311,9 +311,7 @@ def main(argv=None):
         click.echo(f"zsim: error: {exc.format_message()}", err=True)
         sys.exit(2)
     except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo(f"zsim: {signals.describe()}", err=True)
-        signals.forget_unhandled_interrupt()
-        sys.exit(signals.exit_code())
+        _stopped(signals)
     except BrokenPipeError:
         sys.exit(0)
     except OSError as exc:
@@ -325,23 +323,16 @@ def main(argv=None):
         click.echo("zsim: error: out of memory; try a smaller --chunk or fewer --threads", err=True)
         sys.exit(1)
     except Exception as exc:
-        # a stop raised inside a callback that C code made (numba unpickling a
-        # cached kernel, say) comes back wrapped, as a SystemError: still a stop
-        if not _raised_by_a_stop(exc):
+        if not signals.caused_by_a_stop(exc):
             raise
-        click.echo(f"zsim: {signals.describe()}", err=True)
-        signals.forget_unhandled_interrupt()
-        sys.exit(signals.exit_code())
+        _stopped(signals)
 
 
-def _raised_by_a_stop(exc: BaseException) -> bool:
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
+def _stopped(signals):
+    """One line saying how the run was stopped, and 128 + the signal."""
+    click.echo(f"zsim: {signals.describe()}", err=True)
+    signals.forget_unhandled_interrupt()
+    sys.exit(signals.exit_code())
 
 
 # ---------------------------------------------------------------- commands in their own modules

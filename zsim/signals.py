@@ -58,6 +58,19 @@ def _immediate(signum, frame):
     stop_now(signum)
 
 
+def caused_by_a_stop(exc: BaseException) -> bool:
+    """Whether ``exc`` is a stop, or was raised because of one: a stop raised
+    inside a callback that C code made (numba unpickling a cached kernel,
+    say) comes back wrapped, as a SystemError caused by it."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
 def last_signal() -> int:
     return _last[-1] if _last else int(signal.SIGINT)
 
