@@ -7,7 +7,7 @@ points are then sharper than the intervals of each point suggest.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -68,8 +68,14 @@ def play_points(points: list[Point], seed: int, collectors: list[Collector],
                 advance: Callable[[int], None] | None = None,
                 chunk: int = DEFAULT_CHUNK) -> None:
     """Play every point and feed each chunk's rows to every collector.
-    ``advance(n)`` is told of every chunk of ``n`` games played."""
+    ``advance(n)`` is told of every chunk of ``n`` games played. One kernel,
+    compiled for every strategy of the points, plays them all."""
+    every: dict[str, tuple[str, ...]] = {}
     for point in points:
+        every[point.matchup.game] = every.get(point.matchup.game, ()) + point.matchup.strategies
+    for point in points:
+        m = point.matchup
+        point = replace(point, matchup=replace(m, compile_for=tuple(sorted(set(every[m.game])))))
         def on_chunk(seat_out: np.ndarray, game_out: np.ndarray, first: int, point=point) -> None:
             rows = rows_frame(point.matchup, seat_out, game_out, first)
             extra = [pl.lit(v).alias(k) for k, v in point.key.items()]

@@ -5,6 +5,13 @@ import os
 
 import pytest
 
+# The suite plays hundreds of different strategy fields once each: one kernel
+# of every installed strategy per game (compiled once, in the background)
+# serves them all, where a kernel per field would compile dozens of times.
+# The tests of zsim.roster run the default, a kernel per field, and hold it
+# to this one game by game (tests/test_roster.py).
+os.environ.setdefault("ZSIM_ROSTER", "all")
+
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
 

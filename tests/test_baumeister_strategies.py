@@ -29,7 +29,7 @@ from zsim.games.baumeister.rules import Rules
 from zsim.games.baumeister.table_nb import decide_one_nb
 from zsim.rng import game_key
 from zsim.runner import Matchup, play_chunk
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import registry, roster, strategy_arrays
 
 SEED = 20261203
 NAMES = sorted(registry("baumeister"))
@@ -105,7 +105,7 @@ def _answer(sid, params, state, rng):
     seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules = state
     rng = rng.copy()
     args = [a.copy() for a in (opts, loc, known, rows, city, st, pub)]
-    answer = int(decide_one_nb(sid, seat, kind, args[0], n, params, args[1], args[2], args[3], args[4], args[5],
+    answer = int(decide_one_nb(roster('baumeister'), sid, seat, kind, args[0], n, params, args[1], args[2], args[3], args[4], args[5],
                                args[6], deck, rules, rng))
     for before, after in zip((opts, loc, known, rows, city, st, pub), args):
         assert np.array_equal(before, after), "a strategy wrote to the game's arrays"

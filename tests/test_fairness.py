@@ -15,7 +15,7 @@ import pytest
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
-from zsim.strategy_registry import dispatcher, registry, strategy_arrays
+from zsim.strategy_registry import registry, roster, roster_dispatch, strategy_arrays
 
 RULES = Rules().as_array()
 NEEDS = default_deck().needs
@@ -78,7 +78,7 @@ def _hidden_swap(rng, hand, pub, seat):
 
 
 def _decide(sid, params, seat, need, hand, left, right, stacks, money, alive, demand, pub, rng):
-    d = dispatcher("zahltag")
+    d = roster_dispatch("zahltag", roster("zahltag").sids)
     act = d.adjust_nb(sid, seat, params, hand, left, right, stacks, money, alive, demand, pub,
                       RULES, rng.copy())
     bid = d.bid_nb(sid, seat, need, params, hand, left, right, stacks, money, alive, demand, pub,

@@ -18,7 +18,7 @@ from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.engine_nb import decide_one_nb
 from zsim.games.zahlemann.fast import rules_array
 from zsim.games.zahlemann.rules import Rules
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import registry, roster, strategy_arrays
 
 STATES = 2_000
 FAIR = sorted(n for n, s in registry("zahlemann").items() if s.fair)
@@ -122,7 +122,7 @@ def hidden_reshuffle(rnd, seat, hands, passed, pile):
 def decide(sid, params, seat, kind, options, hands, passed, disc, money, pub, rules, rng):
     """The answer and the streams after it (the kernel works on a copy)."""
     rng = rng.copy()
-    answer = int(decide_one_nb(sid, seat, kind, np.int64(options), params, hands, passed, disc,
+    answer = int(decide_one_nb(roster('zahlemann'), sid, seat, kind, np.int64(options), params, hands, passed, disc,
                                money, pub, rules, rng))
     return answer, rng
 

@@ -17,7 +17,7 @@ from zsim.games.zahlemann.engine_nb import decide_one_nb
 from zsim.games.zahlemann.fast import rules_array
 from zsim.games.zahlemann.rules import Rules
 from zsim.runner import Matchup, play_chunk
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import registry, roster, strategy_arrays
 
 ALL_VARIANTS = {"one_plays_again": True, "fifty_skips": True, "two_passes_hands": True}
 NAMES = sorted(registry("zahlemann"))
@@ -83,7 +83,7 @@ def decide(spec, hand, top, *, kind=K.D_PLAY, others=(5,), discards=(), rules=No
     pass_arr[seat] = passed
     r = rules_array(Rules().with_overrides(rules or {}))
     rng = np.arange(1, K.N_STREAMS + 1, dtype=np.uint64)
-    answer = int(decide_one_nb(ids[0], seat, kind, np.int64(opts), params[0], hands, pass_arr, disc,
+    answer = int(decide_one_nb(roster('zahlemann'), ids[0], seat, kind, np.int64(opts), params[0], hands, pass_arr, disc,
                                money, pub, r, rng))
     if answer == K.KEEP:
         return "keep"

@@ -49,7 +49,9 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
               tables: list[tuple[str, ...]] | None = None, game: str = DEFAULT_GAME) -> float:
     """Games/s of the fast engine; with several ``tables`` their games split evenly."""
     field = get_game(game).strategies.default
-    matchups = [Matchup(players, t, game=game) for t in (tables or [(field,) * players])]
+    tables = tables or [(field,) * players]
+    every = tuple(sorted({s for t in tables for s in t}))     # a mixed field: one kernel for all its tables
+    matchups = [Matchup(players, t, game=game, compile_for=every) for t in tables]
     share = max(1, games // len(matchups))
     numba.set_num_threads(threads)
     for m in matchups:
@@ -86,7 +88,9 @@ def turns_per_game(players: int, game: str = DEFAULT_GAME, games: int = 2000,
         return float("nan")
     tables = tables or [(spec.strategies.default,) * players]
     share = max(1, games // len(tables))
-    means = [play_chunk(Matchup(players, t, game=game), 1, 0, share)[1][:, turns[0]].mean() for t in tables]
+    every = tuple(sorted({s for t in tables for s in t}))
+    means = [play_chunk(Matchup(players, t, game=game, compile_for=every), 1, 0, share)[1][:, turns[0]].mean()
+             for t in tables]
     return float(sum(means) / len(means))
 
 

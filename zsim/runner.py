@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -18,6 +18,8 @@ import polars as pl
 
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
+from zsim.roster import roster_of
+from zsim.strategy_registry import roster as strategy_roster
 from zsim.strategy_registry import strategy_arrays
 
 DEFAULT_CHUNK = 1 << 16
@@ -34,12 +36,17 @@ WIN_UNITS = 12
 class Matchup:
     """Everything that fixes which games a seed produces: the game, the
     players, one strategy spec per seat, the rules and (for games that have
-    one) the deck. ``rules`` and ``deck`` default to the game's own."""
+    one) the deck. ``rules`` and ``deck`` default to the game's own.
+
+    ``compile_for`` changes no game: the strategy names whose kernel plays
+    it (see :mod:`zsim.roster`), for a job of many matchups that compiles one
+    kernel for all of them; None, the matchup's own strategies."""
     players: int
     strategies: tuple[str, ...]
     rules: Any = None
     deck: Any = None
     game: str = DEFAULT_GAME
+    compile_for: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         g = get_game(self.game)
@@ -132,11 +139,15 @@ def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
 
 def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
                seat_out: np.ndarray | None = None, game_out: np.ndarray | None = None,
-               block: int = BLOCK):
+               block: int = BLOCK, roster=None):
     """Play games ``first_game .. first_game + n_games - 1`` of ``m``'s game;
     returns the (seat_out [n, P, S], game_out [n, G]) arrays; raises
     ZsimError if any strategy made an illegal decision. Every game's chunks
-    go through here: it is the one place an illegal move is caught."""
+    go through here: it is the one place an illegal move is caught.
+
+    ``roster`` (a :class:`~zsim.roster.Roster`) names the strategies the
+    kernels are compiled for; by default those of ``m.compile_for``, else
+    the matchup's own strategies."""
     g = m.spec
     if seat_out is None:
         seat_out = np.zeros((n_games, m.players, g.n_seat_stats), np.int64)
@@ -144,7 +155,10 @@ def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
     ids, params = strategy_arrays(m.game, list(m.strategies))
     if block < 1:
         raise ValueError(f"block must be at least 1, not {block}")
-    g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out, block)
+    if roster is None and m.compile_for is not None:
+        roster = strategy_roster(m.game, m.compile_for)
+    g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out, block,
+                      roster_of(m.game, ids, roster))
     # an engine plays an illegal decision as a pass (or stops the game); a run built on one is not to be trusted
     bad = np.flatnonzero(game_out[:n_games, g.illegal_column]) if g.illegal_column >= 0 else ()
     if len(bad):

@@ -319,8 +319,9 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     f, p = len(entries), players
     if independent and deals * (n_seat + 1) - 1 > MAX_GAME_INDEX:
         raise ZsimError("too many deals for independent game indices (they must stay below 2**62)")
-    matchups = [[Matchup(p, tuple(entries[e] for e in row), rules, deck, game) for row in order.tolist()]
-                for order in orders]
+    # one kernel for every pairing: compiled for all the entries
+    matchups = [[Matchup(p, tuple(entries[e] for e in row), rules, deck, game, compile_for=tuple(entries))
+                 for row in order.tolist()] for order in orders]
     bounds = order_bounds(deals, n_order).tolist()
     ent_sum = np.zeros((3, f), np.int64)
     ent_sq = np.zeros((3, f), np.int64)
@@ -416,7 +417,8 @@ def identical_pairs(entries: tuple[str, ...], orders: np.ndarray, seed: int, rul
     cache: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
     def play(row: tuple[int, ...], first: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-        so, go = play_chunk(Matchup(p, tuple(entries[e] for e in row), rules, deck, game), seed, first, n)
+        so, go = play_chunk(Matchup(p, tuple(entries[e] for e in row), rules, deck, game,
+                                    compile_for=tuple(entries)), seed, first, n)
         return so.copy(), go.copy()
 
     def screened(row):

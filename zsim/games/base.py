@@ -139,9 +139,11 @@ class Game(ABC):
     @abstractmethod
     def play_chunk_into(self, matchup, seed: int, first: int, n: int, ids: np.ndarray,
                         params: np.ndarray, seat_out: np.ndarray, game_out: np.ndarray,
-                        block: int) -> None:
+                        block: int, roster) -> None:
         """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``,
-        ``block`` games per parallel task (the results never depend on it)."""
+        ``block`` games per parallel task, with the kernels compiled for ``roster``
+        (a :class:`~zsim.roster.Roster` holding every id of ``ids``); the results
+        depend on neither."""
 
     def illegal_detail(self, game_out_row: np.ndarray, strategies) -> str:
         """Who made a game's illegal decision, when the engine says ("" if not)."""

@@ -16,7 +16,7 @@ from zsim.rng import game_key_nb
 
 
 @cold_parallel
-def play_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_params, seat_out, game_out,
+def play_batch_nb(run_seed, first_game, n_games, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
                   cards_out, block):
     """Games ``first_game ..`` into ``seat_out[g]`` and ``game_out[g]``; with the per-card log when
     ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,
@@ -34,7 +34,7 @@ def play_batch_nb(run_seed, first_game, n_games, deck, rules, strat_ids, strat_p
         stop = min(n_games, (b + 1) * block)
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
-            play_game_nb(key, deck, rules, strat_ids, strat_params, ws, seat_out[g], game_out[g])
+            play_game_nb(key, deck, rules, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g])
             if not log:
                 continue
             out = cards_out[g]

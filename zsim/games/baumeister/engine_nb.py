@@ -73,7 +73,7 @@ def new_workspace_nb(n_players, n_cards):
 
 # ------------------------------------------------------------------ 1. income
 @hot_inline
-def income_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
+def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
     face = roll_nb(rng)
     gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
     st[s, K.ST_MONEY] += gain
@@ -93,7 +93,7 @@ def income_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules,
         if n == 1:
             took = opts[0]
         elif n > 1:
-            i = ask_nb(s, K.D_TAKE, n, ids, params, mem, deck, rules, rng)
+            i = ask_nb(s, K.D_TAKE, n, roster, ids, params, mem, deck, rules, rng)
             if i < 0:
                 return
             took = opts[i]
@@ -113,7 +113,7 @@ def cap_nb(s, st, rules):
 
 
 @hot_inline
-def auction_nb(a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                game_out, sold):
     players = pub[K.PUB_PLAYERS]
     n = 0
@@ -125,7 +125,7 @@ def auction_nb(a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules
         n += 1
     i = 0
     if n > 1:
-        i = ask_nb(a, K.D_STACK, n, ids, params, mem, deck, rules, rng)
+        i = ask_nb(a, K.D_STACK, n, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
     k = opts[i]
@@ -146,14 +146,14 @@ def auction_nb(a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules
         st[t, K.ST_ACTIVE] = 1
     top = cap_nb(a, st, rules)
     if top < 1:                      # overbid=forbid and an empty purse: unsold at once
-        unsold_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                   game_out)
         return
     opening = 1
     if top > 1:
         opts[0] = 1
         opts[1] = top
-        opening = ask_nb(a, K.D_OPEN, 2, ids, params, mem, deck, rules, rng)
+        opening = ask_nb(a, K.D_OPEN, 2, roster, ids, params, mem, deck, rules, rng)
         if opening < 0:
             return
     high, high_seat = opening, a
@@ -181,7 +181,7 @@ def auction_nb(a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules
         if low <= top:
             opts[0] = low
             opts[1] = top
-            amount = ask_nb(at, K.D_BID, 2, ids, params, mem, deck, rules, rng)
+            amount = ask_nb(at, K.D_BID, 2, roster, ids, params, mem, deck, rules, rng)
             if amount < 0:
                 return
         if amount > 0:
@@ -194,12 +194,12 @@ def auction_nb(a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules
         else:
             st[at, K.ST_ACTIVE] = 0
             active -= 1
-    award_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+    award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold)
 
 
 @hot_inline
-def award_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold):
     """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
     the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
@@ -239,13 +239,13 @@ def award_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, r
         game_out[K.G_INSOLVENCIES] += 1
         if seat == a:
             a_broke = True
-    unsold_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
+    unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
 
 
 @hot_inline
-def unsold_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
+def unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
     game_out[K.G_UNSOLD] += 1
-    put_under_nb(card, a, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+    put_under_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
 
 
 # ------------------------------------------------------------------ 3. build or sabotage
@@ -255,7 +255,7 @@ def need_of_nb(s, st, rules):
 
 
 @hot_inline
-def step3_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              fit, seat_out, game_out):
     can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, loc, rows, city, st,
                                                         deck, saved, fit)
@@ -278,23 +278,23 @@ def step3_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, 
     n += 1
     action = K.A_NOTHING
     if n > 1:
-        i = ask_nb(s, K.D_ACTION, n, ids, params, mem, deck, rules, rng)
+        i = ask_nb(s, K.D_ACTION, n, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
         action = opts[i]
     if action == K.A_BUILD:
-        build_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
+        build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
                  seat_out)
     elif action == K.A_BUILDING:
-        attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                            seat_out, game_out)
     elif action == K.A_HAND:
-        attack_hand_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                        seat_out, game_out)
 
 
 @hot_inline
-def build_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
+def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
                  seat_out):
     need = need_of_nb(s, st, rules)
     most = rules[K.R_MAX_BUILD]
@@ -345,7 +345,7 @@ def build_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, 
             break
         i = 0
         if n > 1:
-            i = ask_nb(s, K.D_PLACE, n, ids, params, mem, deck, rules, rng)
+            i = ask_nb(s, K.D_PLACE, n, roster, ids, params, mem, deck, rules, rng)
             if i < 0:
                 return
         choice = opts[i]
@@ -362,7 +362,7 @@ def build_nb(s, final, ids, params, mem, loc, known, rows, city, st, pub, deck, 
 
 # ------------------------------------------------------------------ the game
 @hot
-def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
+def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
     loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit, mem = ws
     players = ids.shape[0]
@@ -406,16 +406,16 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
     while reason < 0:
         pub[K.PUB_TURN] += 1
         pub[K.PUB_SEAT] = seat
-        income_nb(seat, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out)
+        income_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
-        auction_nb(seat, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+        auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                    game_out, sold)
         if pub[K.PUB_ILLEGAL] != 0:
             break
         triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
         pub[K.PUB_TRIGGERED] = 1 if triggered else 0
-        step3_nb(seat, 0, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+        step3_nb(seat, 0, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
                  fit, seat_out, game_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
@@ -430,7 +430,7 @@ def play_game_nb(key, deck, rules, ids, params, ws, seat_out, game_out):
         for k in range(1, players + 1):
             s = (seat + k) % players
             pub[K.PUB_SEAT] = s
-            step3_nb(s, 1, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+            step3_nb(s, 1, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
                      fit, seat_out, game_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break

@@ -32,30 +32,35 @@ def rules_array(rules: Rules) -> np.ndarray:
 
 
 def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
-              seat_out: np.ndarray, game_out: np.ndarray, block: int = BLOCK, cards_out: np.ndarray = NO_LOG
-              ) -> None:
+              seat_out: np.ndarray, game_out: np.ndarray, block: int = BLOCK, cards_out: np.ndarray = NO_LOG,
+              roster=None) -> None:
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1`` (and the per-card
-    log into ``cards_out`` when it has a row per game)."""
+    log into ``cards_out`` when it has a row per game), with the kernels of ``roster`` (default:
+    compiled for the strategies of ``ids``)."""
     from zsim.games.baumeister.batch_nb import play_batch_nb
     from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+    from zsim.roster import roster_of
 
+    roster = roster_of("baumeister", ids, roster)
     rules_a, deck_a = rules_array(rules), deck.arrays()
-    if not play_game_nb.signatures:     # compile the game kernel alone first: faster than inside prange
+    if not any(sig[3].key == roster.key for sig in play_game_nb.signatures):
+        # compile the game kernel alone first: faster than inside prange
         players = len(ids)
-        play_game_nb(np.uint64(0), deck_a, rules_a, ids, params, new_workspace_nb(players, deck.n),
+        play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, deck.n),
                      np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, ids, params, seat_out, game_out, cards_out, block)
+    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, roster, ids, params, seat_out, game_out, cards_out,
+                  block)
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
-               block: int = BLOCK) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               block: int = BLOCK, roster=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games ``first .. first + n - 1`` of ``seed`` with the per-card log: (seat rows [n, P, N_SEAT_STATS],
     game rows [n, N_GAME_STATS], cards [n, N + 1, N_CARD_LOG], columns ``constants.CARD_COLUMNS``).
     The seat and game rows are those :func:`play_into` gives for the same games."""
     seat_out = np.zeros((n, len(ids), K.N_SEAT_STATS), np.int64)
     game_out = np.zeros((n, K.N_GAME_STATS), np.int64)
     cards_out = np.zeros((n, deck.n + 1, K.N_CARD_LOG), np.int64)
-    play_into(rules, deck, seed, first, n, ids, params, seat_out, game_out, block, cards_out)
+    play_into(rules, deck, seed, first, n, ids, params, seat_out, game_out, block, cards_out, roster)
     return seat_out, game_out, cards_out
 
 

@@ -78,9 +78,10 @@ class Baumeister(PackagedGame):
         return f"cards {matchup.deck.name}"
 
     # -------------------------------------------------------------- the engine
-    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block) -> None:
+    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
         from zsim.games.baumeister.fast import play_into
-        play_into(matchup.rules, matchup.deck, seed, first, n, ids, params, seat_out, game_out, block)
+        play_into(matchup.rules, matchup.deck, seed, first, n, ids, params, seat_out, game_out, block,
+                  roster=roster)
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

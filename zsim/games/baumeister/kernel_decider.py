@@ -33,9 +33,11 @@ class KernelDecider:
     """Answers the reference engine's decisions with the compiled strategies of ``specs``."""
 
     def __init__(self, players: int, rules, deck, specs: list[str], key: int):
-        from zsim.strategy_registry import strategy_arrays
+        from zsim.strategy_registry import roster, strategy_arrays
 
         self.ids, self.params = strategy_arrays("baumeister", list(specs))
+        # one compile serves every field: a decision here is a Python call anyway
+        self.roster = roster("baumeister")
         self.rules = rules_array(rules)
         self.deck = deck.arrays()
         n = deck.n
@@ -132,7 +134,7 @@ class KernelDecider:
                     o[i] = opt
                 else:
                     o[i] = CODES[opt]
-        answer = int(decide_one_nb(self.ids[seat], seat, KINDS[kind], o, n, self.params[seat], self.loc,
+        answer = int(decide_one_nb(self.roster, self.ids[seat], seat, KINDS[kind], o, n, self.params[seat], self.loc,
                                    self.known, self.rows, self.city, self.st, self.pub, self.deck, self.rules,
                                    self.rng))
         if kind in S.AMOUNTS:

@@ -35,15 +35,15 @@ def hand_targets_nb(s, st, pub, rules, opts):
 
 
 @hot_inline
-def destroy_nb(card, target, attacker, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+def destroy_nb(card, target, attacker, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
                stacks, seat_out, game_out):
     seat_out[target, K.S_DESTROYED] += 1
     game_out[K.G_DESTROYED] += 1
-    put_under_nb(card, attacker, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+    put_under_nb(card, attacker, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
 
 
 @hot_inline
-def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+def attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                        seat_out, game_out):
     st[s, K.ST_SAB] -= 1
     pub[K.PUB_RESERVE] += 1
@@ -53,7 +53,7 @@ def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, dec
     n = building_targets_nb(s, city, st, pub, rules, opts)
     i = 0
     if n > 1:
-        i = ask_nb(s, K.D_TARGET, n, ids, params, mem, deck, rules, rng)
+        i = ask_nb(s, K.D_TARGET, n, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
     t = opts[i]
@@ -65,7 +65,7 @@ def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, dec
             n += 1
     i = 0
     if n > 1:
-        i = ask_nb(s, K.D_CARD, n, ids, params, mem, deck, rules, rng)
+        i = ask_nb(s, K.D_CARD, n, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
     p = opts[i]
@@ -80,7 +80,7 @@ def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, dec
         if purse >= 1:
             opts[0] = 0
             opts[1] = purse
-            offer = ask_nb(t, K.D_OFFER, 2, ids, params, mem, deck, rules, rng)
+            offer = ask_nb(t, K.D_OFFER, 2, roster, ids, params, mem, deck, rules, rng)
             if offer < 0:
                 return
         accepted = False
@@ -88,7 +88,7 @@ def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, dec
             pub[K.PUB_OFFER] = offer
             opts[0] = K.ACCEPT
             opts[1] = K.REFUSE
-            i = ask_nb(s, K.D_ACCEPT, 2, ids, params, mem, deck, rules, rng)
+            i = ask_nb(s, K.D_ACCEPT, 2, roster, ids, params, mem, deck, rules, rng)
             if i < 0:
                 return
             accepted = opts[i] == K.ACCEPT
@@ -107,7 +107,7 @@ def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, dec
             if st[t, K.ST_MONEY] >= value:
                 opts[0] = K.KEEP
                 opts[1] = K.LOSE
-                i = ask_nb(t, K.D_KEEP, 2, ids, params, mem, deck, rules, rng)
+                i = ask_nb(t, K.D_KEEP, 2, roster, ids, params, mem, deck, rules, rng)
                 if i < 0:
                     return
                 keep = opts[i] == K.KEEP
@@ -120,12 +120,12 @@ def attack_building_nb(s, ids, params, mem, loc, known, rows, city, st, pub, dec
     st[s, K.ST_MONEY] += paid
     if destroyed:
         remove_nb(t, p, rows, city, deck)
-        destroy_nb(card, t, s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+        destroy_nb(card, t, s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                    seat_out, game_out)
 
 
 @hot_inline
-def attack_hand_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+def attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                    game_out):
     st[s, K.ST_SAB] -= 1
     pub[K.PUB_RESERVE] += 1
@@ -135,7 +135,7 @@ def attack_hand_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, r
     n = hand_targets_nb(s, st, pub, rules, opts)
     i = 0
     if n > 1:
-        i = ask_nb(s, K.D_TARGET, n, ids, params, mem, deck, rules, rng)
+        i = ask_nb(s, K.D_TARGET, n, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
     t = opts[i]
@@ -143,5 +143,5 @@ def attack_hand_nb(s, ids, params, mem, loc, known, rows, city, st, pub, deck, r
     index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
     card = st[t, K.ST_CARDS + index]          # the hand is kept ascending: the index-th card by id
     hand_drop_nb(t, card, st)
-    destroy_nb(card, t, s, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+    destroy_nb(card, t, s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                seat_out, game_out)

@@ -7,7 +7,7 @@ from zsim.jit import cold, grid_nb, hot, hot_inline
 from zsim.rng import below_nb
 from zsim.strategy_registry import dispatcher
 
-# strategy dispatch: generated for the installed strategies (see strategy_registry)
+# strategy dispatch: compiled for each roster of strategies (see zsim.roster)
 decide_nb = dispatcher("baumeister").decide_nb
 
 
@@ -39,7 +39,7 @@ def mem_size(players, n_cards):
 
 # ------------------------------------------------------------------ asking
 @hot
-def ask_nb(seat, kind, n, ids, params, mem, deck, rules, rng):
+def ask_nb(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
     """The seat's answer to a decision with ``n`` options (an amount's low and
     high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them.
 
@@ -47,7 +47,7 @@ def ask_nb(seat, kind, n, ids, params, mem, deck, rules, rng):
     every array as its pointer, shape and strides, and a dozen arrays made each
     of a game's ~180 decisions push about a hundred words (docs/performance.md)."""
     loc, known, rows, city, st, pub, opts = views_nb(mem, ids.shape[0], deck.shape[0] - 1)
-    answer = decide_nb(ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
+    answer = decide_nb(roster, ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
                        rules, rng)
     if kind == K.D_OPEN or kind == K.D_BID or kind == K.D_OFFER:
         ok = opts[0] <= answer <= opts[1] or (answer == 0 and kind != K.D_OPEN)
@@ -68,7 +68,7 @@ def roll_nb(rng):
 
 # ------------------------------------------------------------------ stacks
 @hot_inline
-def put_under_nb(card, chooser, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
+def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
     """The card goes under the smaller stack (``chooser`` picks on equal sizes)
     and is shown to all; returns the stack, or -1 on an illegal choice."""
     a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
@@ -79,7 +79,7 @@ def put_under_nb(card, chooser, ids, params, mem, loc, known, rows, city, st, pu
     else:
         opts[0] = K.STACK_OPEN
         opts[1] = K.STACK_HIDDEN
-        i = ask_nb(chooser, K.D_UNDER, 2, ids, params, mem, deck, rules, rng)
+        i = ask_nb(chooser, K.D_UNDER, 2, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return -1
         k = opts[i]
@@ -108,6 +108,6 @@ def pop_top_nb(k, pub, stacks):
 
 
 @cold
-def decide_one_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
+def decide_one_nb(roster, sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
     """One strategy decision outside a game (the reference engine's KernelDecider)."""
-    return decide_nb(sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng)
+    return decide_nb(roster, sid, seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng)

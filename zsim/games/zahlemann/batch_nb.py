@@ -16,7 +16,7 @@ from zsim.rng import game_key_nb
 
 
 @cold_parallel
-def play_batch_nb(run_seed, first_game, n_games, rules, notice, strat_ids, strat_params,
+def play_batch_nb(run_seed, first_game, n_games, rules, notice, roster, strat_ids, strat_params,
                   seat_out, game_out, block):
     n_players = strat_ids.shape[0]
     n_blocks = (n_games + block - 1) // block
@@ -26,4 +26,4 @@ def play_batch_nb(run_seed, first_game, n_games, rules, notice, strat_ids, strat
         stop = min(n_games, (b + 1) * block)
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
-            play_game_nb(key, rules, notice, strat_ids, strat_params, ws, seat_out[g], game_out[g])
+            play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g])

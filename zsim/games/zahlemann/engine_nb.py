@@ -124,11 +124,11 @@ def draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out):
 
 
 @hot_inline
-def ask_nb(seat, kind, options, strat_ids, strat_params, hands, passed, discards, money, pub,
+def ask_nb(seat, kind, options, roster, strat_ids, strat_params, hands, passed, discards, money, pub,
            rules, rng, game_out):
     """The seat's strategy answers a decision; an illegal answer is ILLEGAL
     (and marked in ``game_out``)."""
-    answer = decide_nb(strat_ids[seat], seat, kind, options, strat_params[seat], hands, passed,
+    answer = decide_nb(roster, strat_ids[seat], seat, kind, options, strat_params[seat], hands, passed,
                        discards, money, pub, rules, rng)
     if answer == K.KEEP and kind != K.D_PLAY:
         return answer
@@ -140,7 +140,7 @@ def ask_nb(seat, kind, options, strat_ids, strat_params, hands, passed, discards
 
 # ------------------------------------------------------------------ a turn
 @hot_inline
-def turn_nb(seat, rules, notice, strat_ids, strat_params, hands, passed, discards, pile, money,
+def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed, discards, pile, money,
             pub, rng, seat_out, game_out):
     """One turn of ``seat``: 1 if they emptied their hand, 0 if not, ILLEGAL.
 
@@ -172,7 +172,7 @@ def turn_nb(seat, rules, notice, strat_ids, strat_params, hands, passed, discard
     n = hands.shape[0]
     penalty_cards = 0                    # penalty cards drawn this turn
     while True:
-        card = ask_nb(seat, kind, options, strat_ids, strat_params, hands, passed, discards,
+        card = ask_nb(seat, kind, options, roster, strat_ids, strat_params, hands, passed, discards,
                       money, pub, rules, rng, game_out)
         if card == ILLEGAL:
             return ILLEGAL
@@ -230,7 +230,7 @@ def turn_nb(seat, rules, notice, strat_ids, strat_params, hands, passed, discard
 
 # ------------------------------------------------------------------ a round
 @hot
-def round_nb(round_no, starter, rules, notice, strat_ids, strat_params, hands, passed, discards,
+def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, hands, passed, discards,
              pile, money, pub, rng, seat_out, game_out):
     """Deal afresh and play turns: the winner, -1 for a void round, ILLEGAL."""
     n = hands.shape[0]
@@ -255,7 +255,7 @@ def round_nb(round_no, starter, rules, notice, strat_ids, strat_params, hands, p
     pub[K.PUB_PASSES] = 0
     seat = starter
     while True:
-        done = turn_nb(seat, rules, notice, strat_ids, strat_params, hands, passed, discards, pile,
+        done = turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed, discards, pile,
                        money, pub, rng, seat_out, game_out)
         if done == 1:
             return seat
@@ -268,7 +268,7 @@ def round_nb(round_no, starter, rules, notice, strat_ids, strat_params, hands, p
 
 # ------------------------------------------------------------------ one game
 @hot
-def play_game_nb(key, rules, notice, strat_ids, strat_params, ws, seat_out, game_out):
+def play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_out, game_out):
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
     and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`."""
     hands, passed, discards, pile, money, pub, rng, combo, paid = ws
@@ -290,7 +290,7 @@ def play_game_nb(key, rules, notice, strat_ids, strat_params, ws, seat_out, game
     reason = K.END_ROUND_CAP
     while rounds < rules[K.R_MAX_ROUNDS]:
         rounds += 1
-        winner = round_nb(rounds, starter, rules, notice, strat_ids, strat_params, hands, passed,
+        winner = round_nb(rounds, starter, rules, notice, roster, strat_ids, strat_params, hands, passed,
                           discards, pile, money, pub, rng, seat_out, game_out)
         if winner == ILLEGAL:
             reason = K.END_ILLEGAL
@@ -322,9 +322,9 @@ def play_game_nb(key, rules, notice, strat_ids, strat_params, ws, seat_out, game
 
 # ------------------------------------------------------------------ one decision, from Python
 @cold
-def decide_one_nb(sid, seat, kind, options, params, hands, passed, discards, money, pub, rules,
+def decide_one_nb(roster, sid, seat, kind, options, params, hands, passed, discards, money, pub, rules,
                   rng):
     """The strategy ``sid``'s answer to one decision (the reference engine's
     KernelDecider asks the compiled strategies through this)."""
-    return decide_nb(sid, seat, kind, options, params, hands, passed, discards, money, pub, rules,
+    return decide_nb(roster, sid, seat, kind, options, params, hands, passed, discards, money, pub, rules,
                      rng)

@@ -71,9 +71,9 @@ class Zahlemann(PackagedGame):
 
     # -------------------------------------------------------------- rules
     # -------------------------------------------------------------- the engine
-    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block) -> None:
+    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
         from zsim.games.zahlemann.fast import play_into
-        play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block)
+        play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block, roster=roster)
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

@@ -42,9 +42,11 @@ class KernelDecider:
     """Answers the reference engine's decisions with the compiled strategies of ``specs``."""
 
     def __init__(self, players: int, rules: Rules, specs: list[str], key: int):
-        from zsim.strategy_registry import strategy_arrays
+        from zsim.strategy_registry import roster, strategy_arrays
 
         self.ids, self.params = strategy_arrays("zahlemann", list(specs))
+        # one compile serves every field: a decision here is a Python call anyway
+        self.roster = roster("zahlemann")
         if len(self.ids) != players:
             raise ValueError(f"{players} players need {players} strategies, got {len(self.ids)}")
         self.rules = rules_array(rules)
@@ -101,7 +103,7 @@ class KernelDecider:
 
         self.load(game, seat, kind)
         options_mask = mask_of(o for o in options if isinstance(o, int))
-        answer = int(decide_one_nb(self.ids[seat], seat, KINDS[kind], options_mask, self.params[seat],
+        answer = int(decide_one_nb(self.roster, self.ids[seat], seat, KINDS[kind], options_mask, self.params[seat],
                                    self.hands, self.passed, self.discards, self.money, self.pub,
                                    self.rules, self.rng))
         # an answer outside the options goes back as it is: the reference engine refuses it

@@ -20,7 +20,7 @@ WIN_UNITS = 12
 
 
 @cold_parallel
-def play_batch_nb(run_seed, first_game, n_games, rules, needs, strat_ids, strat_params,
+def play_batch_nb(run_seed, first_game, n_games, rules, needs, roster, strat_ids, strat_params,
                   seat_out, game_out, block):
     n_players = strat_ids.shape[0]
     n_cards = needs.shape[0] + rules[K.R_PAYDAY_CARDS]
@@ -33,12 +33,12 @@ def play_batch_nb(run_seed, first_game, n_games, rules, needs, strat_ids, strat_
         stop = min(n_games, (b + 1) * block)
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
-            play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out[g], game_out[g],
+            play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g],
                          log, record)
 
 
 @cold
-def record_game_nb(run_seed, game, rules, needs, strat_ids, strat_params, log):
+def record_game_nb(run_seed, game, rules, needs, roster, strat_ids, strat_params, log):
     """Play one game with its event log; returns (seat_out, game_out)."""
     n_players = strat_ids.shape[0]
     ws = new_workspace_nb(n_players, needs.shape[0] + rules[K.R_PAYDAY_CARDS])
@@ -50,7 +50,7 @@ def record_game_nb(run_seed, game, rules, needs, strat_ids, strat_params, log):
     # ``record`` is a plain boolean here and in play_batch_nb: a literal True
     # or False would give play_game_nb two signatures, and a fresh kernel
     # cache would compile the whole game twice
-    play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_out, log, record)
+    play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log, record)
     return seat_out, game_out
 
 

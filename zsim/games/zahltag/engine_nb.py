@@ -112,11 +112,11 @@ def _apply_adjust_nb(seat, act, hand, stacks, pub):
 
 
 @hot_inline
-def _adjust_step_nb(seat, in_setup, strat_ids, strat_params, hand, left, right, stacks, money,
+def _adjust_step_nb(seat, in_setup, roster, strat_ids, strat_params, hand, left, right, stacks, money,
                     alive, demand, pub, rules, rng, game_out):
     """The seat's strategy picks an adjustment; an illegal one is counted and
     played as nothing.  Returns the action carried out."""
-    act = adjust_nb(strat_ids[seat], seat, strat_params[seat], hand, left, right, stacks, money,
+    act = adjust_nb(roster, strat_ids[seat], seat, strat_params[seat], hand, left, right, stacks, money,
                     alive, demand, pub, rules, rng)
     if not is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
         game_out[K.G_ILLEGAL] += 1
@@ -127,7 +127,7 @@ def _adjust_step_nb(seat, in_setup, strat_ids, strat_params, hand, left, right, 
 
 # ------------------------------------------------------------------ one game
 @hot
-def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_out, log, record):
+def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log, record):
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
     and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`."""
     hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch = ws
@@ -237,7 +237,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             s = cur
 
         # 2. adjust workers (in the setup: that round's adjustment)
-        act = _adjust_step_nb(s, in_setup, strat_ids, strat_params, hand, left, right, stacks,
+        act = _adjust_step_nb(s, in_setup, roster, strat_ids, strat_params, hand, left, right, stacks,
                               money, alive, demand, pub, rules, rng, game_out)
         if in_setup:
             event_nb(log, record, LOG_SETUP, 3, s, rnd, act)
@@ -301,7 +301,7 @@ def play_game_nb(key, rules, needs, strat_ids, strat_params, ws, seat_out, game_
             for t in range(K.N_TYPES):
                 demand[t] -= needs[card, t]
             game_out[K.G_JOBS_REVEALED] += 1
-            event = job_nb(card, needs[card], event, strat_ids, strat_params, hand, left, right,
+            event = job_nb(card, needs[card], event, roster, strat_ids, strat_params, hand, left, right,
                             stacks, money, alive, elim, demand, pub, rules, rng, seat_out,
                             game_out, scratch, log, record, max_bid)
             if pub[K.PUB_N_ALIVE] <= 1:

@@ -104,10 +104,11 @@ class Zahltag(Game):
     n_seat_stats = K.N_SEAT_STATS
     n_game_stats = K.N_GAME_STATS
 
-    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block) -> None:
+    def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
         from zsim.games.zahltag.batch_nb import play_batch_nb
-        play_batch_nb(np.uint64(seed), first, n, matchup.rules.as_array(), matchup.deck.needs, ids,
-                      params, seat_out, game_out, block)
+        from zsim.roster import roster_of
+        play_batch_nb(np.uint64(seed), first, n, matchup.rules.as_array(), matchup.deck.needs,
+                      roster_of("zahltag", ids, roster), ids, params, seat_out, game_out, block)
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

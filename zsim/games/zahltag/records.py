@@ -15,6 +15,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag import events_nb as E
 from zsim.games.zahltag.batch_nb import record_game_nb
 from zsim.games.zahltag.notation import action_json, card_code
+from zsim.roster import roster_of
 from zsim.strategy_registry import strategy_arrays
 
 SHUFFLE_REASONS = {E.SHUFFLE_IN_A_ROW: "payday_in_a_row", E.SHUFFLE_FORCED: "forced_payday"}
@@ -26,7 +27,8 @@ def _play_logged(matchup, seed: int, game: int):
     while True:
         log = np.zeros(size, np.int64)
         seat_out, game_out = record_game_nb(np.uint64(seed), game, matchup.rules.as_array(),
-                                            matchup.deck.needs, ids, params, log)
+                                            matchup.deck.needs, roster_of("zahltag", ids), ids, params,
+                                            log)
         if log[0] <= size:
             return log[1:log[0]], seat_out, game_out
         size = int(log[0]) * 2  # the game is deterministic: replay it with room

@@ -93,7 +93,7 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
 
 
 @hot_inline
-def job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks, money, alive,
+def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
             elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, record, max_bid):
     """Sealed bids for ``job``, the award and its payments; returns the event counter."""
     n_players = hand.shape[0]
@@ -103,7 +103,7 @@ def job_nb(job, need, event, strat_ids, strat_params, hand, left, right, stacks,
     for s in range(n_players):
         bids[s] = -1
         if alive[s] != 0:
-            b = bid_nb(strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
+            b = bid_nb(roster, strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
                        alive, demand, pub, rules, rng)
             if b != K.PASS:
                 covers = b >= 1 and b <= max_bid

@@ -1,0 +1,161 @@
+"""Rosters (zsim.roster): a kernel compiled for the strategies a job plays.
+
+The rest of the suite runs with ``ZSIM_ROSTER=all`` (one kernel of every
+strategy, see conftest.py); these tests run the default. A kernel compiled for
+a game's default field alone must play the same games, bit for bit, as the
+kernel of every strategy; a second process must load it from the kernel cache
+rather than compile it again; and a job of many matchups must compile one
+kernel for all of them."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import zsim.runner
+from analyses.play import Point, play_points
+from zsim.cli import cli, main
+from zsim.errors import ZsimError
+from zsim.games import game_names
+from zsim.roster import Roster, roster_of
+from zsim.runner import Matchup
+from zsim.strategy_registry import dispatcher, registry, roster, roster_dispatch
+from zsim.tournament import run_tournament
+
+SIM = ["simulate", "-p", "2", "-n", "300", "--seed", "11", "--json", "-q"]
+
+
+def _exact_env(cache_dir=None):
+    import os
+
+    env = dict(os.environ, ZSIM_ROSTER="exact")
+    if cache_dir is not None:
+        env["ZSIM_CACHE_DIR"] = str(cache_dir)
+    return env
+
+
+def _simulate_exact(background, game):
+    return background.run([sys.executable, "-m", "zsim.cli", *SIM, "--game", game], env=_exact_env())
+
+
+#: a kernel of one strategy, loaded twice in a fresh kernel cache: the second
+#: process prints its cache hits for the roster's batch kernel
+_LOAD = """
+import numpy as np
+from zsim.games.zahlemann.batch_nb import play_batch_nb
+from zsim.runner import Matchup, play_chunk
+play_chunk(Matchup(2, ("first", "first"), game="zahlemann"), 3, 0, 50)
+hits = sum(n for sig, n in play_batch_nb.stats.cache_hits.items() if "Roster(zahlemann:" in str(sig))
+misses = sum(n for sig, n in play_batch_nb.stats.cache_misses.items() if "Roster(zahlemann:" in str(sig))
+print(hits, misses)
+"""
+
+
+def _load_twice(background, cache_dir):
+    out = []
+    for _ in range(2):
+        done = background.run([sys.executable, "-c", _LOAD], env=_exact_env(cache_dir))
+        out.append(done)
+        if done.returncode != 0:
+            break
+    return out
+
+
+def start_in_background(background, items):
+    """Each game's default field in a process of its own, compiled for that field alone."""
+    names = {item.originalname for item in items}
+    if "test_a_kernel_of_one_field_plays_the_games_of_the_kernel_of_all" in names:
+        for game in game_names():
+            background.start(("roster", game), lambda game=game: _simulate_exact(background, game))
+    if "test_a_second_process_loads_the_rosters_kernel_from_the_cache" in names:
+        folder = background.tmp_path_factory.mktemp("roster-cache")
+        background.start(("roster-cache",), lambda: _load_twice(background, folder))
+
+
+@pytest.mark.late
+@pytest.mark.parametrize("game", game_names())
+def test_a_kernel_of_one_field_plays_the_games_of_the_kernel_of_all(background, game):
+    exact = background.result(("roster", game), lambda: _simulate_exact(background, game))
+    assert exact.returncode == 0, exact.stderr
+    everyone = CliRunner().invoke(cli, [*SIM, "--game", game])     # this process: ZSIM_ROSTER=all
+    assert everyone.exit_code == 0, everyone.output
+    assert json.loads(exact.stdout) == json.loads(everyone.output)
+
+
+@pytest.mark.late
+def test_a_second_process_loads_the_rosters_kernel_from_the_cache(background):
+    first, second = background.result(("roster-cache",), lambda: None)
+    assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
+    assert first.stdout.split() == ["0", "1"]      # compiled once ...
+    assert second.stdout.split() == ["1", "0"]     # ... and loaded, not compiled, by the next process
+
+
+def test_a_roster_is_its_strategies_and_refuses_ids_outside_it(monkeypatch):
+    monkeypatch.setenv("ZSIM_ROSTER", "exact")
+    sids = {n: s.sid for n, s in registry("zahltag").items()}
+    both = roster("zahltag", ["simple", "random", "simple"])
+    assert both == Roster("zahltag", [sids["simple"], sids["random"]])
+    assert roster("zahltag", ["fixed:k=5"]).sids == (sids["fixed"],)
+    assert roster_of("zahltag", np.array([sids["random"]] * 3), both) is both
+    with pytest.raises(ValueError, match="not all in"):
+        roster_of("zahltag", np.array([sids["passive"]]), both)
+    with pytest.raises(ValueError, match="not all in"):
+        roster_of("baumeister", np.array([sids["simple"]]), both)
+    monkeypatch.setenv("ZSIM_ROSTER", "all")
+    assert roster_of("zahltag", np.array([sids["passive"]])).sids == tuple(sorted(sids.values()))
+
+
+def test_a_rosters_dispatch_holds_its_strategies_alone():
+    sids = {n: s.sid for n, s in registry("baumeister").items()}
+    one = roster_dispatch("baumeister", (sids["value"],))
+    source = open(one.__file__, encoding="utf-8").read()
+    assert "if sid ==" not in source and source.count("import_module(") == 1
+    assert "strategies.baumeister.value" in source
+    pair = roster_dispatch("baumeister", (sids["first"], sids["seller"]))
+    source = open(pair.__file__, encoding="utf-8").read()
+    assert source.count("import_module(") == 2 and f"if sid == {sids['first']}:" in source
+    with pytest.raises(TypeError, match="inside a numba kernel"):
+        dispatcher("baumeister").decide_nb(None, 0, *range(14))
+
+
+def test_a_bad_roster_setting_is_one_line_and_exit_2(monkeypatch, capsys):
+    monkeypatch.setenv("ZSIM_ROSTER", "some")
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "-n", "10", "-q"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines() == ["zsim: error: ZSIM_ROSTER must be exact or all, not 'some'"]
+    with pytest.raises(ZsimError):
+        roster_of("zahltag", [0])
+
+
+def _spy(monkeypatch):
+    """Record the roster each chunk asks for, and play it on the kernel of all (compiled already)."""
+    monkeypatch.setenv("ZSIM_ROSTER", "exact")
+    asked: list[Roster] = []
+    real = zsim.runner.roster_of
+
+    def spy(game, ids, among=None):
+        asked.append(real(game, ids, among))
+        return real(game, [s.sid for s in registry(game).values()])
+
+    monkeypatch.setattr(zsim.runner, "roster_of", spy)
+    return asked
+
+
+def test_a_tournament_compiles_one_kernel_for_all_its_entries(monkeypatch):
+    asked = _spy(monkeypatch)
+    entries = ("simple", "random", "passive")
+    run_tournament(entries, 2, 12, 5, check_identical=False)
+    assert len(asked) >= 6 and set(asked) == {roster("zahltag", entries)}
+
+
+def test_an_analysis_compiles_one_kernel_for_all_its_points(monkeypatch):
+    asked = _spy(monkeypatch)
+    points = [Point({"k": 0}, Matchup(2, ("simple", "simple")), 20),
+              Point({"k": 1}, Matchup(2, ("random", "fixed:k=4")), 20)]
+    play_points(points, 3, [])
+    assert len(asked) == 2 and set(asked) == {roster("zahltag", ["simple", "random", "fixed"])}

@@ -1,0 +1,117 @@
+"""Rosters: the strategies a game's engine kernels are compiled for.
+
+A game's engine asks every decision through the strategy dispatch, which
+branches on the seat's strategy id and runs that strategy's kernel inline.
+With every installed strategy in it, each decision site carries the code of
+all of them: most of a cold start's compile, and a real cost in the game
+loop even when every seat plays the same bot (the code beside the one bot
+in use still crowds the loop's registers and keeps the dispatch a call).
+
+A :class:`Roster` names the strategies a run can meet. The engines take it
+as their first strategy argument, and numba sees it as a type of its own
+(``Roster(baumeister:1)``), so a kernel is compiled, and cached on disk, once
+per roster: the dispatch inside holds only the roster's strategies. A plain
+``zsim simulate`` of one bot compiles that bot alone; a tournament or a
+mixed field compiles one kernel for all of its strategies, not one per
+pairing.
+
+Which roster plays a game never changes the game: the same ids reach the
+same strategy code. :func:`roster_of` refuses ids outside the roster, since
+the dispatch's last branch would otherwise play them as its last strategy.
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterable
+
+from numba import types
+from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
+
+from zsim.errors import ZsimError
+
+
+class Roster:
+    """The strategy ids (of one game) a kernel is compiled for, ascending and distinct."""
+
+    __slots__ = ("game", "sids")
+
+    def __init__(self, game: str, sids: Iterable[int]):
+        self.game = game
+        self.sids = tuple(sorted({int(s) for s in sids}))
+        if not self.sids:
+            raise ValueError("a roster needs at least one strategy")
+
+    @property
+    def key(self) -> tuple[str, tuple[int, ...]]:
+        """What tells rosters apart (its numba type's key)."""
+        return self.game, self.sids
+
+    def covers(self, ids) -> bool:
+        return {int(s) for s in ids} <= set(self.sids)
+
+    def __eq__(self, other):
+        return isinstance(other, Roster) and (self.game, self.sids) == (other.game, other.sids)
+
+    def __hash__(self):
+        return hash((self.game, self.sids))
+
+    def __repr__(self):
+        return f"Roster({self.game!r}, {self.sids})"
+
+
+class RosterType(types.Type):
+    """numba's type of a :class:`Roster`: the roster itself, so each roster is its own compile."""
+
+    def __init__(self, game: str, sids: tuple[int, ...]):
+        self.game, self.sids = game, tuple(sids)
+        super().__init__(name=f"Roster({game}:{','.join(map(str, self.sids))})")
+
+    @property
+    def key(self):
+        return self.game, self.sids
+
+
+@typeof_impl.register(Roster)
+def _typeof_roster(value, context):
+    return RosterType(value.game, value.sids)
+
+
+# a roster carries no data at run time: its strategies are in the code
+register_model(RosterType)(models.OpaqueModel)
+
+
+@unbox(RosterType)
+def _unbox_roster(typ, obj, c):
+    return NativeValue(c.context.get_constant_null(types.voidptr))
+
+
+def everyone() -> bool:
+    """Whether ``$ZSIM_ROSTER`` asks for one kernel of every installed strategy
+    (``all``) instead of one per set of strategies played (``exact``, the
+    default): for a session that plays many different fields once each, such
+    as zsim's own test suite, where one long compile beats many short ones."""
+    value = os.environ.get("ZSIM_ROSTER", "exact")
+    if value not in ("exact", "all"):
+        raise ZsimError(f"ZSIM_ROSTER must be exact or all, not {value!r}")
+    return value == "all"
+
+
+_rosters: dict[tuple[str, tuple[int, ...]], Roster] = {}
+
+
+def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
+    """The roster for a call playing strategy ids ``ids``: every installed
+    strategy of the game when ``$ZSIM_ROSTER`` is ``all``; else ``among`` when
+    given (it must hold every id), else exactly the ids' strategies."""
+    if among is not None and (among.game != game or not among.covers(ids)):
+        raise ValueError(f"strategy ids {sorted({int(s) for s in ids})} of {game} are not all in {among}")
+    if everyone():
+        from zsim.strategy_registry import registry
+        ids = [s.sid for s in registry(game).values()]
+    elif among is not None:
+        return among
+    key = (game, tuple(sorted({int(s) for s in ids})))
+    found = _rosters.get(key)
+    if found is None:
+        found = _rosters[key] = Roster(*key)
+    return found
