@@ -1,10 +1,12 @@
-# zsim: `make run` sets up and runs the default job; `make test` runs the suite.
+# zsim: `make run` sets up and runs the default job; `make test` runs the suite (the notebook in
+# docs/examples/ too, in a Jupyter kernel: the dev extra installs nbclient and ipykernel); `make docs`
+# writes the API reference.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install clean
+.PHONY: run test bench docs install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +26,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/zsim bench
+
+# the API reference (docs/api.md says what is public), from zsim.api's docstrings
+docs: $(STAMP)
+	$(BIN)/pdoc zsim.api -o build/api
 
 clean:
 	rm -rf $(VENV) build *.egg-info

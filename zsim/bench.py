@@ -7,7 +7,6 @@ reference engine: the rows then carry no reference and no ``vs_reference``.
 """
 from __future__ import annotations
 
-import json
 import os
 import statistics
 import subprocess
@@ -15,7 +14,6 @@ import sys
 import tempfile
 import time
 
-import click
 import numba
 
 from zsim.errors import ZsimError
@@ -133,8 +131,9 @@ def peak_rss_mb(games: int, out: str | None = None) -> float:
     return int(done.stderr.strip().splitlines()[-1]) / 1024
 
 
-def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
-              startup: bool = True, memory_games: int = 0, game: str = DEFAULT_GAME) -> list[dict]:
+def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = True, memory_games: int = 0,
+               game: str = DEFAULT_GAME) -> list[dict]:
+    """The measurements of ``zsim bench``, one row each (see the module doc)."""
     if reference_games < 0:
         raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
                         f"got {reference_games}")
@@ -171,8 +170,7 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
 
     # start-up and memory belong to what `zsim simulate` runs by default:
     # the simple field, four players, all threads
-    default_run = next(r for r in rows if r["engine"] == "fast" and r["players"] == spec.max_players
-                       and r["threads"] == all_threads and r["field"] == field)
+    default_run = _default_run(rows, spec)
     if startup:
         default_run.update(startup_times(3, game))
     if memory_games:
@@ -180,30 +178,41 @@ def run_bench(as_json: bool, games: int, repeat: int, reference_games: int,
         with tempfile.TemporaryDirectory() as tmp:
             default_run["peak_rss_out_dir_mb"] = peak_rss_mb(memory_games, os.path.join(tmp, "run"))
         default_run["peak_rss_games"] = memory_games
-    if as_json:
-        click.echo(json.dumps(rows, indent=1))
-    else:
-        reference = f"{reference_games} games" if reference_games else "skipped (--reference-games 0)"
-        click.echo(f"{spec.title}; field: {field} in every seat; medians of {repeat} runs of {games:,} "
-                   f"games (reference: {reference})")
-        for r in rows:
-            note = ""
-            if "vs_reference" in r:
-                note = f"  {r['vs_reference']:7.1f}x reference"
-            if "vs_one_thread" in r:
-                note = f"  {r['vs_one_thread']:7.2f}x one thread"
-            if "vs_simple_field" in r:
-                note = f"  {r['vs_simple_field']:7.2f}x the {field} field  ({r['field']})"
-            turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
-            click.echo(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
-                       f"{r['games_per_s']:>12,.0f} games/s{turns}{note}")
-        last = default_run
-        if "cold_start_s" in last:
-            click.echo(f"cold start (compiling {game}'s kernels): {last['cold_start_s']:.1f} s; "
-                       f"warm `zsim simulate --game {game} --games 1000`: "
-                       f"{last['warm_simulate_1000_s']:.2f} s")
-        if "peak_rss_mb" in last:
-            click.echo(f"peak RSS of `zsim simulate --games {last['peak_rss_games']}`: "
-                       f"{last['peak_rss_mb']:.0f} MB; with --out DIR (a run folder): "
-                       f"{last['peak_rss_out_dir_mb']:.0f} MB")
     return rows
+
+
+def _default_run(rows: list[dict], spec) -> dict:
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    return next(r for r in rows if r["engine"] == "fast" and r["players"] == spec.max_players
+                and r["threads"] == all_threads and r["field"] == spec.strategies.default)
+
+
+def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
+                game: str = DEFAULT_GAME) -> list[str]:
+    """The lines ``zsim bench`` prints for ``rows``."""
+    spec = get_game(game)
+    field = spec.strategies.default
+    reference = f"{reference_games} games" if reference_games else "skipped (--reference-games 0)"
+    out = [f"{spec.title}; field: {field} in every seat; medians of {repeat} runs of {games:,} "
+           f"games (reference: {reference})"]
+    for r in rows:
+        note = ""
+        if "vs_reference" in r:
+            note = f"  {r['vs_reference']:7.1f}x reference"
+        if "vs_one_thread" in r:
+            note = f"  {r['vs_one_thread']:7.2f}x one thread"
+        if "vs_simple_field" in r:
+            note = f"  {r['vs_simple_field']:7.2f}x the {field} field  ({r['field']})"
+        turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
+        out.append(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
+                   f"{r['games_per_s']:>12,.0f} games/s{turns}{note}")
+    last = _default_run(rows, spec)
+    if "cold_start_s" in last:
+        out.append(f"cold start (compiling {game}'s kernels): {last['cold_start_s']:.1f} s; "
+                   f"warm `zsim simulate --game {game} --games 1000`: "
+                   f"{last['warm_simulate_1000_s']:.2f} s")
+    if "peak_rss_mb" in last:
+        out.append(f"peak RSS of `zsim simulate --games {last['peak_rss_games']}`: "
+                   f"{last['peak_rss_mb']:.0f} MB; with --out DIR (a run folder): "
+                   f"{last['peak_rss_out_dir_mb']:.0f} MB")
+    return out

@@ -2,11 +2,10 @@
 Zahlemann & Söhne's balance questions as tables and plots."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from zsim.cli_options import QUIET, SEED, THREADS, check_given
+from zsim.cli_analyze import AS_JSON, GAMES, OUT, PLOTS, run_analysis
+from zsim.cli_options import QUIET, RULE, SEED, THREADS
 
 GAME = "zahlemann"
 
@@ -26,41 +25,9 @@ WEAK = click.option("--weak", default="random", show_default=True, metavar="SPEC
 
 
 def _common(f):
-    from zsim.cli_analyze import AS_JSON, GAMES, OUT, PLOTS
-    from zsim.cli_options import RULE
-
     for opt in reversed((GAMES, SEED, FIELD, RULE, OUT, PLOTS, AS_JSON, QUIET, THREADS)):
         f = opt(f)
     return f
-
-
-def _setup(players_list, rules, games, seed, out, plots, refuse=(), analysis=""):
-    """Checked player counts, rules, output paths: all before any game is played."""
-    from analyses.zahlemann.questions import refuse_keys
-    from zsim.cli_analyze import _check_games_seed, _check_out, _check_plots, _parse_int_list
-    from zsim.cli_options import game_of, game_rules
-
-    game = game_of(GAME)
-    plist = _parse_int_list(players_list, "--players", game.min_players, game.max_players)
-    refuse_keys(rules, refuse, analysis)
-    r = game_rules(game, rules, max(plist))
-    out, plots = _check_out(out), _check_plots(plots)
-    _check_games_seed(games, seed)
-    return plist, r, out, plots
-
-
-def _skill(skilled, weak):
-    from analyses.zahlemann.measure import check_spec
-
-    return check_spec(skilled, "--skilled"), check_spec(weak, "--weak")
-
-
-def _go(label, pts, quiet, threads, call, out, plots, as_json):
-    from analyses.zahlemann.measure import games_of
-    from zsim.cli_analyze import _play, emit
-
-    result = _play(label, games_of(pts), quiet, threads, call)
-    emit(result, out, plots, as_json)
 
 
 @click.group()
@@ -75,13 +42,9 @@ def analyze_zahlemann():
 @_common
 def players_cmd(players_list, skilled, weak, games, seed, field, rules, out, plots, as_json, quiet, threads):
     """The start seat's advantage at each player count; 2, 3 and 4 players side by side."""
-    from analyses.zahlemann import questions as q
-
-    plist, r, out, plots = _setup(players_list, rules, games, seed, out, plots)
-    skill = _skill(skilled, weak)
-    pts = q.players_points(plist, field, games, r, skill)
-    _go("players", pts, quiet, threads, lambda adv: q.players_run(plist, field, games, seed, r, adv, skill),
-        out, plots, as_json)
+    run_analysis("players", GAME, dict(players=players_list, skilled=skilled, weak=weak, games=games,
+                                       seed=seed, field=field, rules=rules),
+                 out, plots, as_json, quiet, threads)
 
 
 @analyze_zahlemann.command("variants")
@@ -91,13 +54,9 @@ def players_cmd(players_list, skilled, weak, games, seed, field, rules, out, plo
 @_common
 def variants_cmd(players_list, skilled, weak, games, seed, field, rules, out, plots, as_json, quiet, threads):
     """Each variant alone and all three: game length, spread of outcomes, skill."""
-    from analyses.zahlemann import questions as q
-
-    plist, r, out, plots = _setup(players_list, rules, games, seed, out, plots, q.VARIANT_KEYS, "variants")
-    skill = _skill(skilled, weak)
-    pts = q.variants_points(plist, field, games, r, skill)
-    _go("variants", pts, quiet, threads, lambda adv: q.variants_run(plist, field, games, seed, r, adv, skill),
-        out, plots, as_json)
+    run_analysis("variants", GAME, dict(players=players_list, skilled=skilled, weak=weak, games=games,
+                                        seed=seed, field=field, rules=rules),
+                 out, plots, as_json, quiet, threads)
 
 
 @analyze_zahlemann.command("hand-size")
@@ -110,17 +69,9 @@ def variants_cmd(players_list, skilled, weak, games, seed, field, rules, out, pl
 def hand_size_cmd(players_list, hand_sizes, skilled, weak, games, seed, field, rules, out, plots, as_json, quiet,
                   threads):
     """The dealt hand size against game length and skill."""
-    from analyses.zahlemann import questions as q
-    from zsim.cli_analyze import _parse_int_list
-    from zsim.games.zahlemann.rules import SPEC_BY_KEY
-
-    spec = SPEC_BY_KEY["hand_size"]
-    sizes = _parse_int_list(hand_sizes, "--hand-sizes", spec.low, spec.high)
-    plist, r, out, plots = _setup(players_list, rules, games, seed, out, plots, ("hand_size",), "hand-size")
-    skill = _skill(skilled, weak)
-    pts = q.hand_points(plist, field, games, r, sizes, skill)    # refuses a hand the deck cannot deal
-    _go("hand-size", pts, quiet, threads,
-        lambda adv: q.hand_run(plist, field, games, seed, r, adv, sizes, skill), out, plots, as_json)
+    run_analysis("hand-size", GAME, dict(players=players_list, hand_sizes=hand_sizes, skilled=skilled,
+                                         weak=weak, games=games, seed=seed, field=field, rules=rules),
+                 out, plots, as_json, quiet, threads)
 
 
 @analyze_zahlemann.command("money")
@@ -128,12 +79,8 @@ def hand_size_cmd(players_list, hand_sizes, skilled, weak, games, seed, field, r
 @_common
 def money_cmd(players_list, games, seed, field, rules, out, plots, as_json, quiet, threads):
     """Real coins against plain totals: how often change is missing, and what it costs the payer."""
-    from analyses.zahlemann import questions as q
-
-    plist, r, out, plots = _setup(players_list, rules, games, seed, out, plots, q.MONEY_KEYS, "money")
-    pts = q.money_points(plist, field, games, r)
-    _go("money", pts, quiet, threads, lambda adv: q.money_run(plist, field, games, seed, r, adv),
-        out, plots, as_json)
+    run_analysis("money", GAME, dict(players=players_list, games=games, seed=seed, field=field, rules=rules),
+                 out, plots, as_json, quiet, threads)
 
 
 @analyze_zahlemann.command("forget")
@@ -143,29 +90,6 @@ def money_cmd(players_list, games, seed, field, rules, out, plots, as_json, quie
 @_common
 def forget_cmd(players_list, forgets, games, seed, field, rules, out, plots, as_json, quiet, threads):
     """What forgetting 'Zahlemann' costs: win share against the chance of forgetting."""
-    from analyses.zahlemann import forget as analysis
-
-    fs = analysis.parse_forgets(forgets)
-    plist, r, out, plots = _setup(players_list, rules, games, seed, out, plots)
-    pts = analysis.points(plist, field, games, r, fs)
-    _go("forget", pts, quiet, threads, lambda adv: analysis.run(plist, field, games, seed, r, adv, fs),
-        out, plots, as_json)
-
-
-def report(players_list, games, tournament_games, seed, field, rules, out, quiet, threads) -> None:
-    """``zsim report --game zahlemann``: every analysis, the tournament, the metadata."""
-    from analyses.report import check_target
-    from analyses.zahlemann import report_run
-    from zsim.cli_analyze import _check_games_seed, _parse_int_list, play_report, tournament_deals
-    from zsim.cli_options import game_of, game_rules
-
-    game = game_of(GAME)
-    plist = _parse_int_list(players_list, "--players", game.min_players, game.max_players)
-    report_run.check_rules(rules)
-    r = game_rules(game, rules, max(plist))
-    _check_games_seed(games, seed)
-    deals = tournament_deals(tournament_games, games)
-    target = Path(check_given(out, "--out"))
-    check_target(target)
-    play_report(report_run, report_run.Plan(plist, field, games, deals, seed, r), out, target, quiet, threads,
-                title="zsim report: Zahlemann & Söhne")
+    run_analysis("forget", GAME, dict(players=players_list, forgets=forgets, games=games, seed=seed,
+                                      field=field, rules=rules),
+                 out, plots, as_json, quiet, threads)

@@ -21,12 +21,33 @@ EXIT_CANNOT_WRITE = 74      # sysexits.h's EX_IOERR
 
 
 class ZsimError(ValueError):
-    """Bad input: the message names the problem and is shown as one line."""
+    """Bad input: the message names the problem and is shown as one line
+    (``zsim: error: ...`` on the command line, exit status 2).
+
+    Example:
+        >>> import zsim
+        >>> try:
+        ...     zsim.simulate(players=5)
+        ... except zsim.ZsimError as exc:
+        ...     print(exc)
+        --players must be 2..4, got 5
+    """
     exit_code = EXIT_BAD_INPUT
 
 
 class OutputError(ZsimError):
-    """An output could not be written; the message names the file and why."""
+    """An output could not be written (a full disk, no permission); the
+    message names the file and why, and nothing half-written is left
+    (exit status 74 on the command line).
+
+    Example:
+        >>> import zsim
+        >>> try:
+        ...     zsim.simulate(games=1000, out="/full-disk/games.parquet")   # doctest: +SKIP
+        ... except zsim.OutputError as exc:
+        ...     print(exc)
+        cannot write /full-disk/games.parquet: No space left on device
+    """
     exit_code = EXIT_CANNOT_WRITE
 
 

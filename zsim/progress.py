@@ -11,7 +11,10 @@ when all of these hold:
   nothing at all;
 * ``quiet`` is false;
 * stderr is a terminal (a script, a pipe, a CI log or a test capturing
-  stderr sees nothing), and not a ``TERM=dumb`` one.
+  stderr sees nothing), and not a ``TERM=dumb`` one; or the run is in a
+  Jupyter kernel (a notebook), where the bar is one line of text below the
+  cell, updated at every chunk and left there when the run ends, saying
+  how many games it played and how fast.
 
 It is transient: it is erased when the run ends, however it ends, so the
 terminal shows only the results afterwards; and it never writes to stdout,
@@ -68,7 +71,7 @@ class Progress:
     is drawn, so a command can say how far it got when it is interrupted."""
 
     def __init__(self, total: int, label: str, unit: str = "games", *, draw: bool = False,
-                 delay: float = DELAY, console=None):
+                 delay: float = DELAY, console=None, notebook: bool = False):
         self.total = int(total)
         self.label = label
         self.unit = unit
@@ -82,7 +85,8 @@ class Progress:
         self._timer: threading.Timer | None = None
         self.stop_requested = False   # a Ctrl-C (or SIGTERM, SIGHUP) waits for the next advance
         self._signum = signal.SIGINT
-        if draw:
+        self._line = _NotebookLine(label, self.total, unit, delay) if notebook else None
+        if draw and not notebook:
             # Import rich here, on the main thread, and only when a bar may be
             # drawn: a scripted run never pays for it.
             from rich.console import Console
@@ -100,6 +104,8 @@ class Progress:
         bar = self._bar
         if bar is not None:
             bar.update(self._task, completed=self.done)
+        if self._line is not None:
+            self._line.update(self.done)
         if self.stop_requested:
             self.stop_requested = False
             stop_now(self._signum)
@@ -136,6 +142,65 @@ class Progress:
             bar, self._bar = self._bar, None
             if bar is not None:
                 bar.stop()
+            if self._line is not None:
+                self._line.close(self.done)
+
+
+def in_notebook() -> bool:
+    """Whether zsim runs in a Jupyter kernel (a notebook in Jupyter, JupyterLab or an editor)."""
+    if "ipykernel" not in sys.modules:
+        return False
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and shell.__class__.__name__ == "ZMQInteractiveShell"
+
+
+class _NotebookLine:
+    """The progress of a run in a notebook: one line of text below the cell,
+    shown once the run has lasted ``delay`` seconds and updated at most four
+    times a second (at a chunk's end: a kernel draws nothing from threads
+    reliably), then left saying how the run went."""
+
+    def __init__(self, label: str, total: int, unit: str, delay: float):
+        import time
+
+        self._clock = time.monotonic
+        self.label, self.total, self.unit, self.delay = label, total, unit, delay
+        self.started = self._clock()
+        self._handle = None
+        self._last = -1.0
+        self.shown: list[str] = []       # every text put up (for tests)
+
+    def _put(self, text: str) -> None:
+        from IPython.display import display
+
+        self.shown.append(text)
+        if self._handle is None:
+            self._handle = display({"text/plain": text}, raw=True, display_id=True)
+        else:
+            self._handle.update({"text/plain": text}, raw=True)
+
+    def update(self, done: int) -> None:
+        now = self._clock()
+        elapsed = now - self.started
+        if elapsed < self.delay or now - self._last < 0.25:
+            return
+        self._last = now
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (self.total - done) / rate if rate > 0 else float("nan")
+        when = f", {left:,.0f} s left" if left == left else ""
+        self._put(f"{self.label}: {done:,}/{self.total:,} {self.unit}, {rate:,.0f} {self.unit}/s{when}")
+
+    def close(self, done: int) -> None:
+        if self._handle is None:
+            return
+        elapsed = self._clock() - self.started
+        rate = done / elapsed if elapsed > 0 else 0.0
+        self._put(f"{self.label}: {done:,}/{self.total:,} {self.unit} in {elapsed:,.1f} s "
+                  f"({rate:,.0f} {self.unit}/s)")
 
 
 def _make_bar(console, label: str, total: int, unit: str):
@@ -172,20 +237,24 @@ def _make_bar(console, label: str, total: int, unit: str):
 
 @contextmanager
 def progress(total: int, label: str, quiet: bool = False, unit: str = "games", *,
-             delay: float = DELAY, console=None, defer_ctrl_c: bool = True) -> Iterator[Progress]:
+             delay: float | None = None, console=None, defer_ctrl_c: bool = True) -> Iterator[Progress]:
     """A :class:`Progress` for a run of ``total`` units (see the module doc).
 
     ``console`` (a ``rich.console.Console``) replaces stderr as the place to
     draw; it is then drawn on only if that console is a terminal.  Tests use
     it with ``delay`` to see the bar without waiting two seconds.
-    ``defer_ctrl_c``: hold a Ctrl-C until the next ``advance`` (module doc)."""
+    ``defer_ctrl_c``: hold a Ctrl-C until the next ``advance`` (module doc).
+    ``delay`` defaults to :data:`DELAY`."""
+    delay = DELAY if delay is None else delay
+    notebook = False
     if quiet:
         draw = False
     elif console is not None:
         draw = bool(console.is_terminal) and not console.is_dumb_terminal
     else:
-        draw = stderr_is_terminal()
-    p = Progress(total, label, unit, draw=draw, delay=delay, console=console)
+        notebook = in_notebook()
+        draw = notebook or stderr_is_terminal()
+    p = Progress(total, label, unit, draw=draw, delay=delay, console=console, notebook=notebook)
     previous = _take_stop_signals(p._on_signal) if defer_ctrl_c else {}
     try:
         yield p

@@ -1,0 +1,497 @@
+"""zsim as a Python library: the ``zsim`` command's verbs for notebooks and scripts.
+
+Every function here does what the command of the same name does, with the
+same checks, defaults and results: ``zsim.simulate(players=2, games=10_000)``
+plays exactly the games ``zsim simulate -p 2 -n 10000`` plays, and its
+``text()`` is what that command prints. The command line is a thin layer
+over these functions.
+
+Arguments are Python values: rules as a dict (``{"payday_cost": 2}``) or
+the command line's ``["payday_cost=2"]``; strategies as a list of specs
+(``["simple", "fixed:k=5"]``), ``(name, params)`` pairs (``("fixed", {"k":
+5})``) or one comma string; a deck as a path to a CSV file or a polars
+DataFrame with the file's columns; player counts and ranges as ints or
+lists (``[2, 4]``) or the command line's ``"2,4"`` and ``"0..12"``.
+
+Results are dataclasses holding polars DataFrames (summaries with their 95%
+intervals), matplotlib figures, and per-game rows as a polars LazyFrame over
+the Parquet written with ``out=`` (never all in memory).
+
+Bad input raises :class:`ZsimError` with the one line ``zsim`` prints for
+it. A run reports progress (a bar on a terminal, a line in a notebook;
+``progress=False`` for none, or a callable ``progress(done, total)``); a
+Ctrl-C or a notebook's interrupt stops it at the end of the chunk being
+played, with nothing half-written, raising :class:`Interrupted`.
+
+Only the names in ``__all__`` (also importable from ``zsim``) are stable;
+every other module and name of zsim may change without notice.
+
+Example:
+    >>> import zsim
+    >>> r = zsim.simulate(players=2, games=2000, strategies=["simple", "random"], progress=False)
+    >>> r.summary.select("strategy", "win_share", "win_ci95")      # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Callable, Iterable, Union
+
+from zsim._api_results import (Analysis, BenchResult, GameInfo, Interrupted, ParamInfo, Records, Replay,
+                               ReportResult, RuleInfo, SimulateResult, StrategyInfo, TournamentResult, TuneResult)
+from zsim._api_results import ReplayedGame as ReplayedGame      # public: what iterating a Replay yields
+from zsim._public import PUBLIC_NAMES
+from zsim.errors import OutputError as OutputError      # public: raised where an output cannot be written
+from zsim.errors import ZsimError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = list(PUBLIC_NAMES)
+
+#: rules: a dict {key: value}, or the command line's ["key=value", ...]
+Rules = Union[dict, Iterable[str], None]
+#: strategies: one comma string, or a list of specs ("fixed:k=5") and (name, {param: value}) pairs
+Strategies = Union[str, Iterable[Union[str, tuple]], None]
+#: a deck: a path to a CSV file, or a polars DataFrame with its columns (None: the game's own)
+Deck = Union[str, os.PathLike, "pl.DataFrame", None]
+#: progress: True (a bar on a terminal, a line in a notebook), False, or a callable(done, total)
+Progress = Union[bool, Callable[[int, int], None]]
+#: player counts: an int, a list of ints, or the command line's "2,4"
+Counts = Union[int, Iterable[int], str]
+
+
+# ---------------------------------------------------------------- catalogues
+def games() -> list[GameInfo]:
+    """Every game zsim plays, built in or plugged in (``zsim games``).
+
+    Example:
+        >>> import zsim
+        >>> [g.name for g in zsim.games()]
+        ['zahltag', 'zahlemann', 'baumeister']
+    """
+    from zsim.games import registry
+
+    return [GameInfo(g.name, g.title, g.min_players, g.max_players, g.description, g.has_deck,
+                     tuple(s.key for s in g.rule_specs)) for g in registry().values()]
+
+
+def rules(game: str = "zahltag") -> list[RuleInfo]:
+    """Every rule key of ``game`` with its default, range and meaning (``zsim rules``).
+
+    Example:
+        >>> import zsim
+        >>> {r.key: r.default for r in zsim.rules("zahltag")}["hand_size"]
+        7
+    """
+    from zsim._api_inputs import game_of
+
+    out = []
+    for s in game_of(game).rule_specs:
+        if s.kind == "int":
+            rng = f"{s.low}..{s.high}"
+        elif s.kind == "choice":
+            rng = "|".join(s.choices)
+        elif s.kind == "bool":
+            rng = "true|false"
+        elif s.kind == "prob":
+            rng = "0..1"
+        else:
+            rng = f"{s.names} each {s.low}..{s.high}"
+        out.append(RuleInfo(s.key, s.kind, s.default, rng, s.help))
+    return out
+
+
+def strategies(game: str = "zahltag") -> list[StrategyInfo]:
+    """Every strategy of ``game``, built in or plugged in, with its parameters (``zsim strategies``).
+
+    Example:
+        >>> import zsim
+        >>> "shedder" in [s.name for s in zsim.strategies("zahlemann")]
+        True
+    """
+    from zsim._api_inputs import game_of
+    from zsim.strategy_registry import describe
+
+    return [StrategyInfo(row["name"], row["description"], row["fair"],
+                         tuple(ParamInfo(**p) for p in row["params"]))
+            for row in describe(game_of(game).name)]
+
+
+# ---------------------------------------------------------------- playing
+def simulate(*, game: str = "zahltag", players: int = 4, games: int = 100_000, seed: int = 0,
+             strategies: Strategies = None, rules: Rules = None, deck: Deck = None,
+             out: str | os.PathLike | None = None, resume: bool = False, precision: float | None = None,
+             backend: str = "local", scheduler: str | None = None, workers: int | None = None,
+             chunk: int = 65_536, threads: int | None = None, progress: Progress = True) -> SimulateResult:
+    """Play ``games`` games and summarise each seat (``zsim simulate``).
+
+    ``strategies``: one per seat, or one for every seat (default: the game's
+    own, ``simple`` for Zahltag). ``out``: write one row per game per seat
+    to ``FILE.parquet``, or to a run folder (any other path) that
+    ``resume=True`` finishes after a stop. ``precision``: stop once every
+    seat's win-share 95% half-width is at most this. ``backend="dask"``
+    plays the chunks on a dask cluster (``scheduler``, or a LocalCluster of
+    ``workers``). A stop raises :class:`Interrupted` whose ``partial``
+    holds the summary of the games finished.
+
+    Example:
+        >>> import zsim
+        >>> r = zsim.simulate(players=2, games=4000, seed=1, rules={"payday_cost": 2},
+        ...                   out="games.parquet", progress=False)     # doctest: +SKIP
+        >>> r.rows().group_by("seat").agg(pl.col("money").mean()).collect()   # doctest: +SKIP
+    """
+    from zsim._api_inputs import check_given, make_matchup
+    from zsim._api_outputs import watching
+    from zsim.backends import make_backend
+    from zsim.output import parquet_output
+    from zsim.runner import check_chunk_memory, check_out_path, set_threads
+    from zsim.runs import Plan, RunFolder, run
+
+    check_given(out, "--out")
+    out = os.fspath(out) if out is not None else None
+    m = make_matchup(game, players, strategies, rules, deck)
+    plan = Plan(m, seed, games, chunk, precision)
+    set_threads(threads)
+    if backend not in ("local", "dask"):
+        raise ZsimError(f"--backend must be local or dask, got {backend!r}")
+    in_flight = 1 if backend == "local" else 2 * (workers or os.cpu_count() or 1) + 1
+    check_chunk_memory(min(chunk, games), players, rows=out is not None, in_flight=in_flight, game=m.game)
+    target = folder = None
+    if out and out.lower().endswith(".parquet"):
+        if resume:
+            raise ZsimError("--resume needs a run folder as --out (a path not ending in .parquet)")
+        target = check_out_path(out)
+    elif out:
+        folder = RunFolder.open(out, plan, resume)
+    elif resume:
+        raise ZsimError("--resume needs --out DIR, the run folder to finish")
+    engine = make_backend(backend, scheduler, workers)
+    result = None
+    try:
+        with watching(games, "simulate", progress) as bar:
+            if target is None:
+                result = run(plan, engine, folder, on_games=bar.advance)
+            else:
+                try:
+                    with parquet_output(target) as sink:
+                        result = run(plan, engine, on_games=bar.advance, on_rows=sink.write)
+                        if result.interrupted:
+                            raise KeyboardInterrupt   # leave by an exception: the .part file goes
+                except KeyboardInterrupt:
+                    if result is None:
+                        raise
+    finally:
+        engine.close()
+    summary = result.summary
+    if summary.games == 0:
+        raise Interrupted(f"before any of the {games:,} games finished", 0, games)
+    done = SimulateResult(m.game, m.spec.title, players, seed, m.strategies, summary.games, games, summary.table(),
+                          m.spec.describe_setup(m), precision, result.stopped_at_precision, result.resumed_games,
+                          out if target is None or not result.interrupted else None, result.interrupted)
+    if result.interrupted:
+        kept = (f"; {target} was not written" if target is not None else
+                f"; {out} keeps them: the same command with --resume finishes the run" if folder else "")
+        raise Interrupted(f"after {summary.games:,} of {games:,} games; the summary covers the finished "
+                          f"games{kept}", summary.games, games, partial=done)
+    return done
+
+
+def tournament(field: Strategies, *, game: str = "zahltag", players: int = 4, games: int = 2_000,
+               seatings: str = "all", seed: int = 0, rules: Rules = None, deck: Deck = None,
+               out: str | os.PathLike | None = None, compare_independent: bool = False,
+               threads: int | None = None, progress: Progress = True) -> TournamentResult:
+    """A fair tournament of ``field`` on duplicate deals (``zsim tournament``).
+
+    ``games`` counts deals, each played under every seating of the design
+    (``seatings="all"``, or ``"rotations"``: each table-sized subset in its
+    rotations). A field smaller than the table fills it with copies.
+    ``compare_independent=True`` also plays as many games on independent
+    deals and measures how much the duplicate deals narrow the intervals.
+
+    Example:
+        >>> import zsim
+        >>> t = zsim.tournament(["simple", "random", "passive", ("fixed", {"k": 5})], games=500,
+        ...                     progress=False)                    # doctest: +SKIP
+        >>> t.strategies.sort("win_share", descending=True)        # doctest: +SKIP
+    """
+    from zsim._api_inputs import check_given, check_players, game_deck, game_of, game_rules, spec_list
+    from zsim._api_outputs import watching
+    from zsim.output import parquet_output
+    from zsim.runner import check_games_and_seed, check_out_path, set_threads
+    from zsim.tournament import parse_field, run_tournament
+    from zsim.tournament import seatings as seatings_of
+    from zsim.tournament import variance_reduction
+
+    spec = game_of(game)
+    check_players(spec, players)
+    check_given(out, "--out")
+    if seatings not in ("all", "rotations"):
+        raise ZsimError(f"--seatings must be all or rotations, got {seatings!r}")
+    entries = parse_field(spec_list(field, "--field entry"), spec.name)
+    rule_set, deck_obj = game_rules(spec, rules, players), game_deck(spec, deck)
+    check_games_and_seed(games, seed)
+    set_threads(threads)
+    target = check_out_path(out) if out else None
+    args = (entries, players, games, seed, rule_set, deck_obj)
+    # games in all: every deal under every seating, twice with compare_independent
+    total = games * len(seatings_of(len(entries), players, seatings)[0]) * (2 if compare_independent else 1)
+
+    def play(bar, on_rows=None):
+        result = run_tournament(*args, design=seatings, on_rows=on_rows, on_games=bar.advance, game=spec.name)
+        comparison = None
+        if compare_independent:
+            comparison = variance_reduction(result, run_tournament(
+                *args, design=seatings, independent=True, on_games=bar.advance, check_identical=False,
+                game=spec.name))
+        return result, comparison
+
+    stop = None
+    with watching(total, "tournament", progress) as bar:
+        try:
+            if target is not None:
+                # the comparison runs inside too: the out file appears only when all is done
+                with parquet_output(target) as sink:
+                    t, comparison = play(bar, sink.write)
+            else:
+                t, comparison = play(bar)
+        except KeyboardInterrupt as exc:   # the out file's temporary file is already gone
+            stop, done = exc, bar.done
+    if stop is not None:
+        unwritten = f"; {target} was not written" if target is not None else ""
+        raise Interrupted(f"after {done:,} of {total:,} games; no results{unwritten}", done, total) from stop
+    warnings = tuple(f"warning: {a} and {b} played identical games in every one of the {t.identical_deals:,} "
+                     f"deals checked: they are one strategy here; their rows differ only by the seatings each "
+                     f"drew (keep one of them)" for a, b in t.identical)
+    return TournamentResult(spec.name, players, seed, t.entries, t.deals, t.games, t.strategies(), t.seats(),
+                            t.head_to_head(), comparison, t.identical, warnings,
+                            os.fspath(out) if out else None,
+                            f"deck {deck_obj.name}" if deck_obj is not None else spec.title, t)
+
+
+def tune(strategy: str, *, vs: Strategies = None, game: str = "zahltag", players: int = 4,
+         budget: int = 200_000, batch: int | None = None, eval_games: int = 20_000, seed: int = 0,
+         optimizer: str = "DE", rules: Rules = None, deck: Deck = None, threads: int | None = None,
+         progress: Progress = True) -> TuneResult:
+    """Tune ``strategy``'s parameters for win share against ``vs`` (``zsim tune``).
+
+    ``vs``: one strategy for every other seat, or players-1 of them in seat
+    order after the tuned one (default: the game's default strategy). The
+    search (a nevergrad ``optimizer``) and its final race play at most
+    ``budget`` games on duplicate deals; the best and the default
+    parameters then play ``eval_games`` fresh games each.
+
+    Example:
+        >>> import zsim
+        >>> r = zsim.tune("fixed", vs="fixed:k=8", budget=20_000, seed=1, progress=False)  # doctest: +SKIP
+        >>> r.best_params, r.table                                  # doctest: +SKIP
+    """
+    import polars as pl
+
+    from zsim._api_inputs import check_players, game_deck, game_of, game_rules, rule_options, spec_list
+    from zsim._api_outputs import play
+    from zsim.tune import check_tune_args, parse_field, planned_games, tunable_params
+    from zsim.tune import tune as run_tune
+
+    spec = game_of(game)
+    check_players(spec, players)
+    if not isinstance(strategy, str):
+        raise ZsimError(f"the strategy to tune is a bare name like 'fixed', got {strategy!r}")
+    tunable_params(strategy, spec.name)
+    check_tune_args(players, budget, batch, eval_games, seed)
+    field = parse_field(spec_list(vs) if vs is not None else spec.strategies.default, players, spec.name)
+    rules_cfg = game_rules(spec, rules, players)
+    deck_cfg = game_deck(spec, deck)
+    total = planned_games(players, budget, batch, eval_games)
+    r = play(f"tune {strategy.strip()}", total, progress, threads,
+             lambda advance: run_tune(strategy, field, budget=budget, seed=seed, batch=batch,
+                                      eval_games=eval_games, rules=rules_cfg, deck=deck_cfg,
+                                      optimizer=optimizer, on_games=advance, game=spec.name),
+             unwritten="no result")
+    table = pl.DataFrame({"row": ["best", "default", "best - default"],
+                          "strategy": [r.best_spec, r.default_spec, ""],
+                          "win_share": [r.best.win_share, r.default.win_share, r.difference.win_share],
+                          "ci95": [r.best.ci95, r.default.ci95, r.difference.ci95],
+                          "games": [r.best.games, r.default.games, r.difference.games],
+                          "deals": [r.best.deals, r.default.deals, r.difference.deals]})
+    return TuneResult(r.strategy, dict(r.best_params), r.best_spec, r.default_spec, table, rule_options(rules),
+                      deck_cfg.name if deck is not None else "", spec.name, r)
+
+
+# ---------------------------------------------------------------- analyses and reports
+def analyses(game: str = "zahltag") -> list[str]:
+    """The names of ``game``'s balance analyses, for :func:`analyze`.
+
+    Example:
+        >>> import zsim
+        >>> zsim.analyses("zahltag")
+        ['deck', 'hand-size', 'payday-cost', 'players', 'tradeoff']
+    """
+    from zsim import _api_analyses
+    from zsim._api_inputs import game_of
+
+    return _api_analyses.names(game_of(game).name)
+
+
+def analyze(name: str, *, game: str = "zahltag", out: str | os.PathLike | None = None,
+            plots: str | os.PathLike | None = None, threads: int | None = None, progress: Progress = True,
+            **options) -> Analysis:
+    """Run the balance analysis ``name`` of ``game`` (``zsim analyze [--game G] NAME``).
+
+    ``options`` are the analysis's own, spelled as the command's options
+    with ``_`` for ``-`` (``games``, ``seed``, ``field``, ``rules``,
+    ``players``, ``targets``, ``costs``, ``hand_sizes``, ``deck``, ...; for
+    the Zahltag ``deck`` analysis, ``decks``: the files to compare), with
+    the command's defaults. ``out`` writes the tables (.parquet or .csv),
+    ``plots`` the figures (a folder of PNGs), all or none, after the games.
+    :func:`analyses` lists the names; docs/analyses.md defines every figure.
+
+    Example:
+        >>> import zsim
+        >>> a = zsim.analyze("tradeoff", players=[2, 4], targets="0..12", costs=[0, 1, 2, 3],
+        ...                  games=5000, progress=False)                # doctest: +SKIP
+        >>> a.figures                                                   # doctest: +SKIP
+    """
+    import inspect
+
+    from zsim import _api_analyses
+    from zsim._api_outputs import check_out, check_plots, play, write_analysis
+
+    prepare = _api_analyses.find(name, game)
+    accepted = inspect.signature(prepare).parameters
+    unknown = [k for k in options if k not in accepted]
+    if unknown:
+        raise ZsimError(f"analysis {name!r} has no option {unknown[0]!r}; its options: "
+                        f"{', '.join(accepted)}")
+    total, call = prepare(**options)
+    out_path, plots_path = check_out(out), check_plots(plots)
+    result = play(name, total, progress, threads, call)
+    done = Analysis(result.name, result.title, result.summary, list(result.findings), dict(result.tables),
+                    dict(result.figures), dict(result.meta))
+    write_analysis(result, out_path, plots_path)
+    return done
+
+
+def report(*, out: str | os.PathLike, game: str = "zahltag", players: Counts = "2,3,4", games: int = 20_000,
+           tournament_games: int | None = None, seed: int = 0, field: Strategies = None, rules: Rules = None,
+           deck: Deck = None, threads: int | None = None, progress: Progress = True) -> ReportResult:
+    """Every analysis of ``game``, a tournament of its fair bots and the run's
+    metadata as an HTML page and a Markdown twin with PNG figures in the
+    folder ``out`` (``zsim report``), written whole or not at all.
+
+    ``games`` per point of every analysis; ``tournament_games`` deals of the
+    tournament per player count (default ``games // 20``).
+
+    Example:
+        >>> import zsim
+        >>> r = zsim.report(out="reports/mine", players=[2, 4], games=2000, progress=False)  # doctest: +SKIP
+        >>> r.findings[0]                                           # doctest: +SKIP
+    """
+    import time
+    from pathlib import Path
+
+    from zsim import _api_analyses
+    from zsim._api_inputs import check_given
+    from zsim._api_outputs import play
+
+    module, plan, title = _api_analyses.report_plan(game=game, players=players, games=games,
+                                                    tournament_games=tournament_games, seed=seed, field=field,
+                                                    rules=rules, deck=deck)
+    from analyses.report import check_target, write_report
+
+    if out is None:
+        raise ZsimError("--out is required: the folder for index.html, report.md and figures/")
+    text = os.fspath(check_given(out, "--out"))
+    target = Path(text)
+    check_target(target)
+    started = time.time()
+    results = play("report", plan.total_games(), progress, threads, lambda adv: module.run(plan, adv))
+    meta = module.metadata(plan, time.time() - started)
+    findings = module.key_findings(results)
+    html, md = write_report(results, meta, module.command(plan, text), target, findings=findings, title=title)
+    return ReportResult(target, Path(html), Path(md), list(findings))
+
+
+# ---------------------------------------------------------------- records
+def record(*, game: str = "zahltag", players: int = 4, seed: int = 0, games: int = 1, first: int = 0,
+           strategies: Strategies = None, rules: Rules = None, deck: Deck = None,
+           out: str | os.PathLike | None = None) -> Records:
+    """Complete records of games ``first .. first + games - 1`` of ``seed``
+    (``zsim record``): the games ``simulate`` plays, every shuffle and
+    decision in the game's record format. With ``out`` they are written to
+    that JSON-lines file (whole or not at all); the result yields them game
+    by game either way.
+
+    Example:
+        >>> import zsim
+        >>> recs = zsim.record(players=2, seed=7, games=1)
+        >>> recs.games, next(iter(recs))[0]["e"]
+        (1, 'start')
+    """
+    from zsim._api_inputs import check_given, make_matchup
+    from zsim.runner import check_games_and_seed, check_out_path
+
+    check_given(out, "--out")
+    m = make_matchup(game, players, strategies, rules, deck)
+    check_games_and_seed(games, seed, first)
+    recs = Records(m.game, seed, first, games, m)
+    if out is not None:
+        check_out_path(out)
+        recs.write(out)
+    return recs
+
+
+def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = None) -> Replay:
+    """The games of a record file (``-``: stdin) with their play-by-play
+    (``zsim replay``). Iterating re-checks each with the reference engine
+    first (``check=False`` skips it) and refuses one that breaks a rule;
+    ``game`` refuses a record of any other game.
+
+    Example:
+        >>> import zsim
+        >>> recs = zsim.record(players=2, seed=7, out="game.jsonl")
+        >>> print(zsim.replay("game.jsonl").text().splitlines()[0])
+        Game 0 of seed 7: 2 players, 32 jobs
+    """
+    from zsim._api_inputs import game_of
+    from zsim.records import read_records
+
+    expected = game_of(game).name if game is not None else None
+    text = os.fspath(path)
+    return Replay(text, check, expected, read_records(text))
+
+
+# ---------------------------------------------------------------- speed
+def bench(*, game: str = "zahltag", games: int = 200_000, repeat: int = 5, reference_games: int = 300,
+          startup: bool = True, memory_games: int = 0, scaling: bool = False,
+          workers: int | None = None) -> BenchResult:
+    """Games per second of ``game``'s fast engine on one thread and on all,
+    against its reference engine (``zsim bench``); medians over ``repeat``
+    runs. ``startup`` also times a cold start and a warm ``zsim simulate
+    --games 1000``; ``memory_games`` reports peak memory; ``scaling``
+    measures games/s against threads and dask ``workers`` instead.
+
+    Example:
+        >>> import zsim
+        >>> b = zsim.bench(games=20_000, repeat=1, reference_games=0, startup=False)  # doctest: +SKIP
+        >>> b.frame                                                 # doctest: +SKIP
+    """
+    from zsim._api_inputs import game_of
+
+    if games < 1 or repeat < 1:
+        raise ZsimError("--games and --repeat must be at least 1")
+    if reference_games < 0:
+        raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
+                        f"got {reference_games}")
+    name = game_of(game).name
+    if scaling:
+        from zsim.bench_scaling import format_rows, scaling_rows
+
+        if workers is not None and workers < 1:
+            raise ZsimError(f"--workers must be at least 1, got {workers}")
+        rows = scaling_rows(games, repeat, workers, name)
+        return BenchResult(rows, format_rows(rows, games, repeat, name))
+    from zsim.bench import bench_lines, bench_rows
+
+    rows = bench_rows(games=games, repeat=repeat, reference_games=reference_games, startup=startup,
+                      memory_games=memory_games, game=name)
+    return BenchResult(rows, bench_lines(rows, games, repeat, reference_games, name))

@@ -1,0 +1,82 @@
+"""How the ``zsim`` command prints and ends: streamed text, stop lines, exit codes.
+
+The command modules (:mod:`zsim.cli` and the ``zsim.cli_*`` modules beside
+it) call :mod:`zsim.api` and print what it hands back; the terminal and
+process plumbing they share lives here: the streams set up for the
+terminal's encoding, SIGTERM and SIGHUP made to stop a run as Ctrl-C does,
+the one line a stop or an error ends with, and its exit status.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+import click
+
+from zsim import signals
+from zsim.api import Interrupted
+from zsim.errors import EXIT_CANNOT_WRITE, describe_os_error  # noqa: F401  (main's exit codes)
+
+
+def setup_streams() -> None:
+    """stdout and stderr that can show what zsim prints on this terminal."""
+    from zsim.terminal import setup_streams as setup
+
+    setup()
+
+
+def install_signals() -> None:
+    """SIGTERM and SIGHUP stop zsim as Ctrl-C does."""
+    signals.install()
+
+
+def echo_json(doc, **kwargs) -> None:
+    click.echo(json.dumps(doc, indent=1, **kwargs))
+
+
+def stream(text: str) -> None:
+    """Write a piece of streamed output (records, a play-by-play). A reader
+    that stops early (``zsim record | head``) ends the command quietly with
+    status 0, as for any Unix filter; click would report status 1."""
+    try:
+        click.echo(text, nl=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())      # the interpreter's final flush goes nowhere
+        raise click.exceptions.Exit(0) from None
+
+
+def stop_line(message: str = "") -> None:
+    """The line on stderr saying how a run was stopped (``zsim: interrupted after ...``).
+    Printed even with ``--quiet``: it explains why the output is short."""
+    click.echo(f"zsim: {signals.describe()}{' ' + message if message else ''}", err=True)
+
+
+def exit_stopped(message: str = ""):
+    """End the command after a stop: one line on stderr, exit 128 + the signal."""
+    stop_line(message)
+    exit_after_stop()
+
+
+@contextmanager
+def ending_on_stop() -> Iterator[None]:
+    """A run whose stop (:class:`zsim.Interrupted`) ends the command: the
+    line saying how far it got, and 128 + the signal."""
+    try:
+        yield
+    except Interrupted as stop:
+        exit_stopped(stop.message)
+
+
+def exit_after_stop():
+    """Exit 128 + the signal that stopped the run (the line already printed)."""
+    signals.forget_unhandled_interrupt()
+    raise SystemExit(signals.exit_code())
+
+
+def caused_by_a_stop(exc: BaseException) -> bool:
+    return signals.caused_by_a_stop(exc)
