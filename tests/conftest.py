@@ -113,7 +113,8 @@ def small_fs(tmp_path):
 def plugin_site(site, group: str, modules: dict[str, str]) -> dict:
     """Install the strategy modules ``{name: source}`` as the package ``probe_pkg``
     in the folder ``site`` under the entry-point group ``group``; the
-    environment for a subprocess that sees them (with a kernel cache of its own)."""
+    environment for a subprocess that sees them (with a kernel cache of its own, and
+    the default rosters: it compiles what it plays, not every strategy)."""
     import textwrap
 
     (site / "probe_pkg").mkdir()
@@ -125,7 +126,7 @@ def plugin_site(site, group: str, modules: dict[str, str]) -> dict:
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: probe-pkg\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(f"[{group}]\n" + "".join(f"{n} = probe_pkg.{n}\n" for n in modules))
     path = os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])
-    return dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site / "cache"))
+    return dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site / "cache"), ZSIM_ROSTER="exact")
 
 
 # ---------------------------------------------------------------- work started with the session

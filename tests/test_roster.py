@@ -9,7 +9,6 @@ kernel for all of them."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 import numpy as np

@@ -79,7 +79,8 @@ def _plugin_commands(background, site):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lowball-pkg\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[zsim.strategies]\nlowballer = lowball_pkg.bidder\n")
     path = os.pathsep.join(p for p in (str(site), os.environ.get("PYTHONPATH")) if p)
-    env = dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site.parent / "cache"))
+    # a cache of its own, and the default rosters: the plugin's runs compile what they play
+    env = dict(os.environ, PYTHONPATH=path, ZSIM_CACHE_DIR=str(site.parent / "cache"), ZSIM_ROSTER="exact")
 
     def zsim(*args):
         return background.run([sys.executable, "-m", "zsim.cli", *args], env=env, timeout=900)
