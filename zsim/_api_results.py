@@ -12,14 +12,12 @@ path is not.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import polars as pl
-    from matplotlib.figure import Figure
 
 
 class Interrupted(KeyboardInterrupt):
@@ -53,7 +51,7 @@ def _finite(v):
     return None if isinstance(v, float) and not math.isfinite(v) else v
 
 
-def _clean_rows(frame) -> list[dict]:
+def clean_rows(frame) -> list[dict]:
     return [{k: _finite(v) for k, v in row.items()} for row in frame.to_dicts()]
 
 
@@ -226,7 +224,7 @@ class SimulateResult:
 
     def to_json(self) -> list[dict]:
         """The rows ``zsim simulate --json`` prints (NaN as None)."""
-        return _clean_rows(self.summary)
+        return clean_rows(self.summary)
 
     def text(self) -> str:
         """What ``zsim simulate`` prints: one line on the run, then the table."""
@@ -410,191 +408,6 @@ class TuneResult:
         lines.append(f"  {'':<10}{'best - default':<{spec_w}}  {d.win_share:>+9.4f}  ±{d.ci95:.4f}  "
                      f"(paired: same deals)")
         return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- analyses and reports
-@dataclass
-class Analysis:
-    """A balance analysis (:func:`zsim.analyze`): tables with 95% intervals
-    (the first is the main one), matplotlib figures, its key findings.
-
-    Example:
-        >>> import zsim
-        >>> a = zsim.analyze("hand-size", players=2, targets=[4, 8], games=400, progress=False)
-        >>> a.main["target"].to_list()
-        [4, 8]
-    """
-    name: str
-    title: str
-    summary: str
-    findings: list[str]
-    tables: "dict[str, pl.DataFrame]"
-    figures: "dict[str, Figure]"
-    meta: dict
-
-    @property
-    def main(self) -> "pl.DataFrame":
-        """The analysis's main table."""
-        return next(iter(self.tables.values()))
-
-    def to_json(self) -> dict:
-        """What ``zsim analyze ... --json`` prints (before ``json.dumps(default=str)``)."""
-        return {"analysis": self.name, "title": self.title, "summary": self.summary,
-                "findings": list(self.findings), "meta": self.meta,
-                "tables": {c: _clean_rows(f) for c, f in self.tables.items()}}
-
-    def text(self) -> str:
-        """What ``zsim analyze ...`` prints: title, summary, findings, every table."""
-        from analyses.report_format import display_table
-
-        out = [self.title, self.summary, *(f"- {line}" for line in self.findings)]
-        for caption, frame in self.tables.items():
-            headers, numeric, rows = display_table(frame)
-            widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-                      for i, h in enumerate(headers)]
-            out.append(f"\n{caption}")
-            out.append("  ".join(h.rjust(w) if n else h.ljust(w) for h, w, n in zip(headers, widths, numeric)))
-            for r in rows:
-                out.append("  ".join(c.rjust(w) if n else c.ljust(w) for c, w, n in zip(r, widths, numeric)))
-        return "\n".join(out)
-
-    def save(self, out: str | os.PathLike | None = None, plots: str | os.PathLike | None = None) -> None:
-        """Write the tables (``out``: the main one as .parquet or .csv, the
-        others beside it as ``OUT-<table>.<suffix>``) and the figures
-        (``plots``: a folder of PNGs), all or none.
-
-        Example:
-            >>> a.save(out="hand.parquet", plots="figures")    # doctest: +SKIP
-        """
-        from zsim._api_inputs import check_given
-        from zsim._api_outputs import check_out, check_plots, write_analysis
-
-        out_path = check_out(out) if check_given(out, "--out") is not None else None
-        plots_path = check_plots(plots) if check_given(plots, "--plots") is not None else None
-        write_analysis(self, out_path, plots_path)
-
-
-@dataclass
-class ReportResult:
-    """A report written by :func:`zsim.report`: the folder, its page, its
-    Markdown twin and the key findings it opens with.
-
-    Example:
-        >>> import zsim
-        >>> r = zsim.report(players=[2], games=400, out="tiny-report", progress=False)  # doctest: +SKIP
-        >>> r.html.name                                                                 # doctest: +SKIP
-        'index.html'
-    """
-    folder: Path
-    html: Path
-    markdown: Path
-    findings: list[str]
-
-    def text(self) -> str:
-        """The key findings as ``zsim report`` prints them."""
-        return "\n".join(["Key findings", *(f"- {line}" for line in self.findings)])
-
-
-# ---------------------------------------------------------------- records and replays
-@dataclass
-class Records:
-    """Complete game records (:func:`zsim.record`), produced game by game
-    as they are iterated: each is a list of events (dicts) in the game's
-    record format, game *i* of seed *s* the same game ``simulate`` plays.
-
-    Example:
-        >>> import zsim
-        >>> games = list(zsim.record(players=2, seed=7, games=2))
-        >>> [g[0]["e"] for g in games]
-        ['start', 'start']
-    """
-    game: str
-    seed: int
-    first: int
-    games: int
-    _matchup: Any = field(default=None, repr=False)
-
-    def __iter__(self) -> Iterator[list[dict]]:
-        m = self._matchup
-        return iter(m.spec.record_games(m, self.seed, range(self.first, self.first + self.games)))
-
-    def __len__(self) -> int:
-        return self.games
-
-    def jsonl(self) -> Iterator[str]:
-        """Each game's record as JSON lines (one string per game)."""
-        to_jsonl = self._matchup.spec.to_jsonl
-        for events in self:
-            yield to_jsonl(events)
-
-    def write(self, path: str | os.PathLike) -> Path:
-        """Write every record to ``path`` (JSON lines), whole or not at all."""
-        from zsim._api_inputs import check_given
-        from zsim.output import atomic_path
-        from zsim.runner import check_out_path
-
-        target = check_out_path(check_given(path, "--out"))
-        with atomic_path(target) as tmp, open(tmp, "w") as fh:
-            for text in self.jsonl():
-                fh.write(text)
-        return target
-
-
-@dataclass(frozen=True)
-class ReplayedGame:
-    """One game of a record file: its game's name, its events and the play-by-play text.
-
-    Example:
-        >>> import zsim
-        >>> recs = zsim.record(game="zahlemann", players=3, seed=1, out="zahlemann.jsonl")
-        >>> [g.game for g in zsim.replay("zahlemann.jsonl")]
-        ['zahlemann']
-    """
-    game: str
-    events: list
-    text: str
-
-
-@dataclass
-class Replay:
-    """A record file re-played (:func:`zsim.replay`): iterating re-checks
-    each game with the reference engine (unless ``check=False``, refusing one
-    that breaks a rule) and yields it with its play-by-play.
-
-    Example:
-        >>> import zsim
-        >>> zsim.record(players=2, seed=7, games=3).write("games.jsonl").name
-        'games.jsonl'
-        >>> len(zsim.replay("games.jsonl"))
-        3
-        >>> print(zsim.replay("games.jsonl").text())                # doctest: +ELLIPSIS
-        Game 0 of seed 7: 2 players, ...
-    """
-    path: str
-    check: bool = True
-    expected: str | None = None
-    _records: list = field(default_factory=list, repr=False)
-
-    def __iter__(self) -> Iterator[ReplayedGame]:
-        from zsim.errors import ZsimError
-        from zsim.records import game_of_record
-
-        for i, events in enumerate(self._records):
-            spec = game_of_record(events, self.path)
-            if self.expected is not None and spec.name != self.expected:
-                raise ZsimError(f"{self.path}: game {i + 1} of the record is a {spec.name} game, not "
-                                f"{self.expected} (its start line names {spec.name}; leave out --game to "
-                                f"replay it as that)")
-            if self.check:
-                spec.check_record(events)
-            yield ReplayedGame(spec.name, events, spec.play_by_play(events))
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def text(self) -> str:
-        """Every game's play-by-play, as ``zsim replay`` prints it."""
-        return "".join(g.text for g in self)
 
 
 # ---------------------------------------------------------------- bench

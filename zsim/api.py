@@ -36,9 +36,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Union
 
-from zsim._api_results import (Analysis, BenchResult, GameInfo, Interrupted, ParamInfo, Records, Replay,
-                               ReportResult, RuleInfo, SimulateResult, StrategyInfo, TournamentResult, TuneResult)
-from zsim._api_results import ReplayedGame as ReplayedGame      # public: what iterating a Replay yields
+from zsim._api_findings import Analysis, Records, Replay, ReportResult
+from zsim._api_findings import ReplayedGame as ReplayedGame     # public: what iterating a Replay yields
+from zsim._api_results import (BenchResult, GameInfo, Interrupted, ParamInfo, RuleInfo, SimulateResult,
+                               StrategyInfo, TournamentResult, TuneResult)
 from zsim._public import PUBLIC_NAMES
 from zsim.errors import OutputError as OutputError      # public: raised where an output cannot be written
 from zsim.errors import ZsimError

@@ -4,11 +4,13 @@ Each game has its own strategies (its :class:`~zsim.games.base.StrategyContract`
 says which kernels a strategy module defines). Every strategy module of a
 game found by :mod:`zsim.strategy_discovery` (built-ins first, then plugins,
 each sorted by module path) gets an id by its place in that order.
-:func:`dispatcher` writes a small module of numba kernels that branches on
-the id and calls the strategy's own kernels, so one compiled engine serves
-every matchup and no decision makes a Python call. The module goes into the
-kernel cache folder, whose name already covers every strategy source, so a
-new or edited strategy gets a fresh dispatcher and engine.
+:func:`dispatcher` gives the engines one numba function per kernel of the
+contract that branches on the id and calls the strategy's own kernel, so no
+decision makes a Python call; compiled for a :class:`~zsim.roster.Roster`,
+it branches over that roster's strategies alone (:func:`roster_dispatch`
+writes that module into the kernel cache folder, whose name already covers
+every strategy source, so a new or edited strategy gets a fresh dispatch
+and engine).
 """
 from __future__ import annotations
 

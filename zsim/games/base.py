@@ -55,8 +55,8 @@ class StrategyContract:
     """What a strategy of a game defines, and where the game's strategies live.
 
     ``kernels`` maps each numba function a strategy module must define to
-    its argument list (without the dispatch id): the dispatcher the registry
-    generates calls ``module.<name>(<args>)``. ``common_params`` are
+    its argument list (without the roster and the dispatch id): the dispatch
+    the registry generates calls ``module.<name>(<args>)``. ``common_params`` are
     parameters every strategy of the game has, before its own
     (``params[0..]`` of the kernels). ``doc`` says what a fair strategy may
     read (``zsim strategies --game`` prints it)."""

@@ -39,11 +39,11 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     compiled for the strategies of ``ids``)."""
     from zsim.games.baumeister.batch_nb import play_batch_nb
     from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
-    from zsim.roster import roster_of
+    from zsim.roster import compiled_for, roster_of
 
     roster = roster_of("baumeister", ids, roster)
     rules_a, deck_a = rules_array(rules), deck.arrays()
-    if not any(sig[3].key == roster.key for sig in play_game_nb.signatures):
+    if not compiled_for(play_game_nb, roster):
         # compile the game kernel alone first: faster than inside prange
         players = len(ids)
         play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, deck.n),

@@ -54,8 +54,9 @@ def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
     compile, the same kernel took about twice as long (cold starts of 45-58 s
     against 23-28 s on the 2-core machine, most of the difference system time)."""
     from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
+    from zsim.roster import compiled_for
 
-    if any(sig[3].key == roster.key for sig in play_game_nb.signatures):
+    if compiled_for(play_game_nb, roster):
         return
     players = len(ids)
     play_game_nb(np.uint64(0), rules_a, notice, roster, ids, params, new_workspace_nb(players),
