@@ -47,3 +47,25 @@ def test_different_seeds_give_different_games():
     a, _ = play_chunk(M, 1, 0, 500)
     b, _ = play_chunk(M, 2, 0, 500)
     assert (a != b).any(axis=(1, 2)).mean() > 0.9
+
+
+@pytest.mark.parametrize("game,strategies", [("zahltag", ("simple", "random", "simple", "random")),
+                                             ("zahlemann", ("first", "random", "first")),
+                                             ("baumeister", ("first", "random"))])
+def test_reused_chunk_outputs_hold_no_trace_of_the_last_chunk(game, strategies):
+    """A run's chunks are played into one thread's reused arrays: every game
+    overwrites its rows whole, so garbage left in them changes nothing."""
+    from zsim.backends import chunk_outputs, play_task
+
+    m = Matchup(len(strategies), strategies, game=game)
+    fresh = play_task(m, 5, 0, 100, 300, rows=True, arrays=True)
+    seats, games = chunk_outputs(m, 400)
+    seats.fill(-7)
+    games.fill(99)
+    reused = play_task(m, 5, 0, 100, 300, rows=True)
+    assert reused.arrays is None
+    np.testing.assert_array_equal(reused.agg, fresh.agg)
+    assert reused.rows.equals(fresh.rows)
+    again, _ = chunk_outputs(m, 300)
+    assert again is seats                      # the same arrays were played into
+    np.testing.assert_array_equal(seats[:300], fresh.arrays[0])

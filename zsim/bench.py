@@ -16,6 +16,7 @@ import time
 
 import numba
 
+from zsim.backends import chunk_outputs
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import Matchup, play_chunk
@@ -54,10 +55,12 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     numba.set_num_threads(threads)
     for m in matchups:
         play_chunk(m, 1, 0, 256)  # warm: load the compiled kernels
+    # into reused outputs, as a run's chunks are played (backends.chunk_outputs)
+    outputs = chunk_outputs(matchups[0], share)
 
     def run():
         for m in matchups:
-            play_chunk(m, 1, 0, share)
+            play_chunk(m, 1, 0, share, *outputs)
 
     rate = _median_rate(run, share * len(matchups), repeat)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)

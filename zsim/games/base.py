@@ -143,7 +143,8 @@ class Game(ABC):
         """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``,
         ``block`` games per parallel task, with the kernels compiled for ``roster``
         (a :class:`~zsim.roster.Roster` holding every id of ``ids``); the results
-        depend on neither."""
+        depend on neither. Every one of those rows is written whole: the
+        outputs may be reused and hold an earlier chunk's games."""
 
     def illegal_detail(self, game_out_row: np.ndarray, strategies) -> str:
         """Who made a game's illegal decision, when the engine says ("" if not)."""
