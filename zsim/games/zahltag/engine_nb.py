@@ -32,10 +32,9 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DEAL, LOG_DECK, LOG_END, LOG_FINISH,
-                                          LOG_REVEAL, LOG_SETUP, LOG_SHUFFLE, LOG_TURN,
-                                          SHUFFLE_FORCED, SHUFFLE_IN_A_ROW, emit_nb, event_nb,
-                                          log_deck_nb)
+from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REVEAL, LOG_SETUP,
+                                          LOG_SHUFFLE, LOG_TURN, SHUFFLE_FORCED, SHUFFLE_IN_A_ROW,
+                                          event_nb, log_deal_nb, log_deck_nb, log_finish_nb)
 from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
@@ -176,14 +175,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     pub[K.PUB_N_ALIVE] = n_players
     pub[K.PUB_PLAYERS] = n_players
     if record:
-        emit_nb(log, record, LOG_DEAL)
-        emit_nb(log, record, n_players * 4 + 4)
-        for s in range(n_players):
-            for t in range(K.N_TYPES):
-                emit_nb(log, record, hand[s, t])
-        for t in range(K.N_TYPES):
-            emit_nb(log, record, stacks[t])
-        log_deck_nb(log, record, LOG_DECK, 0, deck, 0, n_cards)
+        log_deal_nb(log, hand, stacks)
+        log_deck_nb(log, LOG_DECK, 0, deck, 0, n_cards)
 
     # ---- setup 3 (the adjustment rounds) and play, in one loop: the setup's
     # adjustments and the turns' go through one call of the strategy dispatch,
@@ -214,7 +207,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 continue
             leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
-            event_nb(log, record, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
+            if record:
+                event_nb(log, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
             # 1. finish jobs: right -> hand, left -> right
             moved = 0
@@ -222,13 +216,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 moved += right[cur, t] + left[cur, t]
             if moved > 0:
                 if record:
-                    emit_nb(log, record, LOG_FINISH)
-                    emit_nb(log, record, 9)
-                    emit_nb(log, record, cur)
-                    for t in range(K.N_TYPES):
-                        emit_nb(log, record, right[cur, t])
-                    for t in range(K.N_TYPES):
-                        emit_nb(log, record, left[cur, t])
+                    log_finish_nb(log, cur, right, left)
                 for t in range(K.N_TYPES):
                     hand[cur, t] += right[cur, t]
                     pub[K.PUB_KNOWN + 4 * cur + t] += right[cur, t]  # seen coming back
@@ -240,10 +228,12 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         act = _adjust_step_nb(s, in_setup, roster, strat_ids, strat_params, hand, left, right, stacks,
                               money, alive, demand, pub, rules, rng, game_out)
         if in_setup:
-            event_nb(log, record, LOG_SETUP, 3, s, rnd, act)
+            if record:
+                event_nb(log, LOG_SETUP, 3, s, rnd, act)
             setup_done += 1
             continue
-        event_nb(log, record, LOG_ADJUST, 2, cur, act, 0)
+        if record:
+            event_nb(log, LOG_ADJUST, 2, cur, act, 0)
         if rules[K.R_OVER_CAP_PENALIZE] != 0:
             excess = owned_nb(cur, hand, left, right) - rules[K.R_CARD_CAP]
             if excess > 0:
@@ -265,7 +255,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             deck[top] = K.PAYDAY
             top += 1
             pub[K.PUB_PAYDAYS_LEFT] -= 1
-            event_nb(log, record, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
+            if record:
+                event_nb(log, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
             event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
                                       rules, seat_out, game_out, scratch, log, record)
             if ended:
@@ -273,18 +264,21 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 break
             shuffle_nb(deck, top, n_cards, rng)
             game_out[K.G_RESHUFFLES] += 1
-            log_deck_nb(log, record, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
+            if record:
+                log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
             cur = (cur + 1) % n_players
             continue
         while True:
             card = deck[top]
             top += 1
-            event_nb(log, record, LOG_REVEAL, 2, card, 0, 0)
+            if record:
+                event_nb(log, LOG_REVEAL, 2, card, 0, 0)
             if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
                 top -= 1
                 shuffle_nb(deck, top, n_cards, rng)
                 game_out[K.G_RESHUFFLES] += 1
-                log_deck_nb(log, record, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
+                if record:
+                    log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
                 continue
             break
 
@@ -319,6 +313,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     for s in range(n_players):
         if elim[s] != 0:
             game_out[K.G_ELIMINATIONS] += 1
-    event_nb(log, record, LOG_END, 1, end_reason, 0, 0)
+    if record:
+        event_nb(log, LOG_END, 1, end_reason, 0, 0)
 
 

@@ -7,8 +7,8 @@ these from its turn loop.
 from __future__ import annotations
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, emit_nb,
-                                          event_nb)
+from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
+                                          log_award_nb, log_values_nb)
 from zsim.games.zahltag.moves_nb import owned_nb
 from zsim.jit import hot_inline
 from zsim.strategy_registry import dispatcher
@@ -30,7 +30,8 @@ def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, e
     elim[seat] = event
     seat_out[seat, K.S_ELIMINATED] = event
     pub[K.PUB_N_ALIVE] -= 1
-    event_nb(log, record, LOG_ELIM, 2, seat, reason, 0)
+    if record:
+        event_nb(log, LOG_ELIM, 2, seat, reason, 0)
 
 
 @hot_inline
@@ -75,13 +76,7 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
             if pay < due:
                 broke = True
     if record:
-        emit_nb(log, record, LOG_PAYDAY)
-        emit_nb(log, record, 1 + 2 * n_players)
-        emit_nb(log, record, pub[K.PUB_PAYDAYS])
-        for s in range(n_players):
-            emit_nb(log, record, counts[s])
-        for s in range(n_players):
-            emit_nb(log, record, paid[s])
+        log_values_nb(log, LOG_PAYDAY, 1, pub[K.PUB_PAYDAYS], 0, scratch, 2 * n_players)
     if broke:
         event += 1
         for s in range(n_players):
@@ -124,15 +119,11 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     pub[K.PUB_JOBS_SINCE] += 1
     pub[K.PUB_LAST_PAYDAY] = 0
     if record:
-        emit_nb(log, record, LOG_BIDS)
-        emit_nb(log, record, 1 + n_players)
-        emit_nb(log, record, job)
-        for s in range(n_players):
-            emit_nb(log, record, bids[s])
+        log_values_nb(log, LOG_BIDS, 1, job, 0, bids, n_players)
     if n_bidders == 0:
         game_out[K.G_JOBS_NO_BID] += 1
         if record:
-            event_nb(log, record, LOG_AWARD, 2, job, 0, 0)
+            event_nb(log, LOG_AWARD, 2, job, 0, 0)
         return event
     if n_bidders == 1:
         game_out[K.G_JOBS_ONE_BID] += 1
@@ -144,13 +135,7 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     if n_win > 1:
         game_out[K.G_JOBS_TIED] += 1
     if record:
-        emit_nb(log, record, LOG_AWARD)
-        emit_nb(log, record, 2 + n_win)
-        emit_nb(log, record, job)
-        emit_nb(log, record, amount)
-        for s in range(n_players):
-            if bids[s] == low:
-                emit_nb(log, record, s)
+        log_award_nb(log, job, amount, bids, low, n_win)
     for s in range(n_players):
         if bids[s] == low:
             for t in range(K.N_TYPES):
@@ -208,12 +193,7 @@ def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, eli
     money[seat] += paid[seat]
     seat_out[seat, K.S_PENALTY_PAID] -= paid[seat]
     if record:
-        emit_nb(log, record, LOG_PENALTY)
-        emit_nb(log, record, 2 + n_players)
-        emit_nb(log, record, seat)
-        emit_nb(log, record, excess)
-        for s in range(n_players):
-            emit_nb(log, record, paid[s])
+        log_values_nb(log, LOG_PENALTY, 2, seat, excess, paid, n_players)
     if -paid[seat] < due:
         event += 1
         eliminate_nb(seat, event, K.ELIM_PENALTY, hand, left, right, stacks, money, alive, elim,
