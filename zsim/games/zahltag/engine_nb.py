@@ -244,9 +244,9 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                     end_reason = K.END_LAST_PLAYER
                     break
 
-        # 3. reveal
-        card = K.PAYDAY
-        if pub[K.PUB_JOBS_SINCE] >= pub[K.PUB_FORCED_AT]:
+        # 3. reveal (a forced payday is taken out of the deck, which is reshuffled after it)
+        forced = pub[K.PUB_JOBS_SINCE] >= pub[K.PUB_FORCED_AT]
+        if forced:
             k = top
             while deck[k] != K.PAYDAY:
                 k += 1
@@ -254,35 +254,25 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 deck[i] = deck[i - 1]
             deck[top] = K.PAYDAY
             top += 1
-            pub[K.PUB_PAYDAYS_LEFT] -= 1
+            card = K.PAYDAY
             if record:
                 event_nb(log, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
-            event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
-                                      rules, seat_out, game_out, scratch, log, record)
-            if ended:
-                end_reason = end_reason_nb(pub, rules)
-                break
-            shuffle_nb(deck, top, n_cards, rng)
-            game_out[K.G_RESHUFFLES] += 1
-            if record:
-                log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
-            cur = (cur + 1) % n_players
-            continue
-        while True:
-            card = deck[top]
-            top += 1
-            if record:
-                event_nb(log, LOG_REVEAL, 2, card, 0, 0)
-            if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
-                top -= 1
-                shuffle_nb(deck, top, n_cards, rng)
-                game_out[K.G_RESHUFFLES] += 1
+        else:
+            while True:
+                card = deck[top]
+                top += 1
                 if record:
-                    log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
-                continue
-            break
+                    event_nb(log, LOG_REVEAL, 2, card, 0, 0)
+                if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
+                    top -= 1
+                    shuffle_nb(deck, top, n_cards, rng)
+                    game_out[K.G_RESHUFFLES] += 1
+                    if record:
+                        log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
+                    continue
+                break
 
-        # 4. payday or job
+        # 4. payday or job (one call site of the payday, so its code is inlined once)
         if card == K.PAYDAY:
             pub[K.PUB_PAYDAYS_LEFT] -= 1
             event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
@@ -290,6 +280,11 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             if ended:
                 end_reason = end_reason_nb(pub, rules)
                 break
+            if forced:
+                shuffle_nb(deck, top, n_cards, rng)
+                game_out[K.G_RESHUFFLES] += 1
+                if record:
+                    log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
         else:
             pub[K.PUB_JOBS_LEFT] -= 1
             for t in range(K.N_TYPES):

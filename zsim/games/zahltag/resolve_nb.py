@@ -1,5 +1,11 @@
 """Resolving a revealed card and the end of a game (numba kernels).
 
+The bids with their award (every job) and the payday (a few times a game,
+from one call site) are inlined into the turn loop. Penalties,
+eliminations and the ranking are rare or come once, after the loop: they
+are kernels of their own, compiled once instead of at every call site
+(docs/performance.md).
+
 Paydays, sealed bids and their awards, cap penalties, eliminations and the
 final ranking, exactly as docs/rules.md states them; ``engine_nb`` calls
 these from its turn loop.
@@ -10,13 +16,13 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
 from zsim.games.zahltag.moves_nb import owned_nb
-from zsim.jit import hot_inline
+from zsim.jit import hot, hot_inline
 from zsim.strategy_registry import dispatcher
 
 bid_nb = dispatcher("zahltag").bid_nb
 
 
-@hot_inline
+@hot
 def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
                   seat_out, log, record):
     for t in range(K.N_TYPES):
@@ -168,7 +174,7 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     return event
 
 
-@hot_inline
+@hot
 def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, elim, pub,
                 seat_out, scratch, log, record):
     """Variant over_cap=penalize: ``seat`` pays ``excess`` to each other player still in."""
