@@ -31,8 +31,8 @@ NUMBA_CACHE = configure_numba_cache()
 __all__ = list(PUBLIC_NAMES)
 
 
-#: public verbs that share their name with a module of zsim's (zsim/games/, zsim/tournament.py, ...)
-_VERBS_WITH_MODULES = ("games", "tournament", "tune", "bench")
+#: the public verb that shares its name with a module of zsim's (zsim/games/)
+_VERBS_WITH_MODULES = ("games",)
 
 
 def __getattr__(name: str):
