@@ -277,9 +277,17 @@ def test_the_public_names_are_the_apis():
         assert getattr(zsim, name) is getattr(api, name) or name == "games", name
     for name in ("tournament", "tune", "bench"):           # the verbs, not the modules behind them
         assert getattr(__import__("zsim", fromlist=[name]), name) is getattr(api, name)
-    import zsim.games.zahltag.constants                    # the games package, imported: still the verb
+    # the one exception: zsim.games is the package zsim/games/ (its modules are imported by strategies),
+    # made callable as the verb
+    import sys
+
+    import zsim.games.zahltag.constants
+    from zsim import games
+    assert zsim.games is games is sys.modules["zsim.games"] and zsim.games is not api.games
+    assert zsim.games.zahltag.constants is sys.modules["zsim.games.zahltag.constants"]
     names = [g.name for g in zsim.games()]
     assert names == [g.name for g in api.games()] and names[:3] == ["zahltag", "zahlemann", "baumeister"]
+    assert [g.as_dict() for g in zsim.games()] == [g.as_dict() for g in api.games()]
     assert zsim.tournament(["simple"], players=2, games=3, progress=False).games == 3
     assert zsim.tune("fixed", players=2, budget=8, eval_games=4, progress=False).strategy == "fixed"
     from zsim._tournament import run_tournament
