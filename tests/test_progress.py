@@ -383,7 +383,7 @@ def test_simulate_interrupt_keeps_an_existing_out_file(monkeypatch, tmp_path):
 
 
 def test_tournament_interrupted(monkeypatch, tmp_path):
-    from zsim import tournament
+    from zsim import _tournament as tournament
 
     # 10 deals x 2 seatings, one chunk per seating: the second seating is cut
     played = interrupt_at(monkeypatch, tournament, 2)
@@ -401,7 +401,7 @@ def test_tournament_interrupted(monkeypatch, tmp_path):
 def test_tournament_compare_independent_interrupted_writes_no_file(monkeypatch, tmp_path):
     """The --out rows of the duplicate run are complete before the independent
     run starts, but the command was not: nothing is written."""
-    from zsim import tournament
+    from zsim import _tournament as tournament
 
     interrupt_at(monkeypatch, tournament, 3)             # the first seating of the independent run
     target = tmp_path / "t.parquet"
@@ -413,8 +413,8 @@ def test_tournament_compare_independent_interrupted_writes_no_file(monkeypatch, 
 
 
 def test_tune_interrupted(monkeypatch):
-    from zsim import tune
-    from zsim.tune import planned_games
+    from zsim import _tune as tune
+    from zsim._tune import planned_games
 
     played = interrupt_at(monkeypatch, tune, 5)
     result = CliRunner().invoke(cli, ["tune", "fixed", "-p", "2", "--budget", "400",
@@ -429,7 +429,7 @@ def test_tune_interrupted(monkeypatch):
 
 # ----------------------------------------------------------------- progress callbacks of the libraries
 def test_tournament_reports_every_game():
-    from zsim.tournament import run_tournament, seatings
+    from zsim._tournament import run_tournament, seatings
 
     seen: list[int] = []
     t = run_tournament(("simple", "random", "passive"), 3, 25, 1, chunk=10, on_games=seen.append)
@@ -438,7 +438,7 @@ def test_tournament_reports_every_game():
 
 
 def test_tune_reports_its_games_within_the_plan():
-    from zsim.tune import parse_field, planned_games, tune
+    from zsim._tune import parse_field, planned_games, tune
 
     seen: list[int] = []
     r = tune("fixed", parse_field("simple", 2), budget=400, seed=2, eval_games=40,

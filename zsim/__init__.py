@@ -16,9 +16,6 @@ Example:
     >>> r.summary["win_share"].sum()                   # doctest: +SKIP
     1.0
 """
-import sys
-import types
-
 from zsim._cache import configure_numba_cache
 from zsim._public import PUBLIC_NAMES
 
@@ -31,18 +28,14 @@ NUMBA_CACHE = configure_numba_cache()
 __all__ = list(PUBLIC_NAMES)
 
 
-#: public verbs that share their name with a module of zsim's (zsim/games/, zsim/tournament.py, ...)
-_VERBS_WITH_MODULES = ("games", "tournament", "tune", "bench")
-
-
 def __getattr__(name: str):
-    """Load the public API on first use of one of its names. A verb named
-    like a module of zsim's is that module, made callable (``from zsim
-    import tournament`` keeps meaning the module)."""
-    if name in _VERBS_WITH_MODULES:
+    """Load the public API on first use of one of its names. ``games`` is the
+    one verb named like a module of zsim's: it is always the package
+    zsim/games/, which makes itself callable as the verb (docs/api.md)."""
+    if name == "games":
         import importlib
 
-        return importlib.import_module(f"zsim.{name}")     # its import makes it callable
+        return importlib.import_module("zsim.games")       # importing it binds zsim.games
     if name in __all__:
         from zsim import api
 
@@ -52,29 +45,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(__all__))
-
-
-class _VerbModule(types.ModuleType):
-    """A module of zsim's that shares its name with a public verb: calling it
-    calls the verb, so ``zsim.tune(...)`` is :func:`zsim.api.tune` even once
-    ``zsim.tune`` (the module) has been imported and taken its place."""
-
-    def __call__(self, *args, **kwargs):
-        from zsim import api
-
-        return getattr(api, self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-class _Package(types.ModuleType):
-    """zsim itself: a submodule named like a verb becomes callable as it is imported."""
-
-    def __setattr__(self, name, value):
-        if name in _VERBS_WITH_MODULES and isinstance(value, types.ModuleType):
-            value.__class__ = _VerbModule
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
-for _name in _VERBS_WITH_MODULES:
-    if isinstance(globals().get(_name), types.ModuleType):      # imported before the line above
-        globals()[_name].__class__ = _VerbModule

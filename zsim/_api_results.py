@@ -284,7 +284,7 @@ class TournamentResult:
 
     def to_json(self) -> dict:
         """What ``zsim tournament --json`` prints."""
-        from zsim.tournament import tournament_json
+        from zsim._tournament import tournament_json
 
         return tournament_json(self._t, self.comparison)
 
@@ -371,7 +371,7 @@ class TuneResult:
 
     def text(self) -> str:
         """What ``zsim tune`` prints."""
-        from zsim.tune import tunable_params
+        from zsim._tune import tunable_params
 
         r = self._r
         params = tunable_params(r.strategy, self.game)

@@ -219,9 +219,9 @@ def tournament(field: Strategies, *, game: str = "zahltag", players: int = 4, ga
     from zsim._api_outputs import watching
     from zsim.output import parquet_output
     from zsim.runner import check_games_and_seed, check_out_path, set_threads
-    from zsim.tournament import parse_field, run_tournament
-    from zsim.tournament import seatings as seatings_of
-    from zsim.tournament import variance_reduction
+    from zsim._tournament import parse_field, run_tournament
+    from zsim._tournament import seatings as seatings_of
+    from zsim._tournament import variance_reduction
 
     spec = game_of(game)
     check_players(spec, players)
@@ -290,8 +290,8 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = "zahltag", players
 
     from zsim._api_inputs import check_players, game_deck, game_of, game_rules, rule_options, spec_list
     from zsim._api_outputs import play
-    from zsim.tune import check_tune_args, parse_field, planned_games, tunable_params
-    from zsim.tune import tune as run_tune
+    from zsim._tune import check_tune_args, parse_field, planned_games, tunable_params
+    from zsim._tune import tune as run_tune
 
     spec = game_of(game)
     check_players(spec, players)
@@ -485,13 +485,13 @@ def bench(*, game: str = "zahltag", games: int = 200_000, repeat: int = 5, refer
                         f"got {reference_games}")
     name = game_of(game).name
     if scaling:
-        from zsim.bench_scaling import format_rows, scaling_rows
+        from zsim._bench_scaling import format_rows, scaling_rows
 
         if workers is not None and workers < 1:
             raise ZsimError(f"--workers must be at least 1, got {workers}")
         rows = scaling_rows(games, repeat, workers, name)
         return BenchResult(rows, format_rows(rows, games, repeat, name))
-    from zsim.bench import bench_lines, bench_rows
+    from zsim._bench import bench_lines, bench_rows
 
     rows = bench_rows(games=games, repeat=repeat, reference_games=reference_games, startup=startup,
                       memory_games=memory_games, game=name)

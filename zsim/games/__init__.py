@@ -10,12 +10,17 @@ a plugin is an installed package registered under the entry-point group
 
 :func:`get_game` returns the object (a :class:`zsim.games.base.Game`);
 nothing here imports a game's numba kernels.
+
+The package is also the public verb ``zsim.games``: calling it,
+``zsim.games()``, calls :func:`zsim.api.games` (see :class:`_GamesPackage`).
 """
 from __future__ import annotations
 
 import functools
 import importlib
 import importlib.metadata
+import sys
+import types
 
 from zsim.errors import ZsimError
 
@@ -77,3 +82,23 @@ def get_game(name: str | None = None):
 
 def game_names() -> list[str]:
     return list(registry())
+
+
+class _GamesPackage(types.ModuleType):
+    """This package, callable as the public verb of the same name.
+
+    ``zsim.games`` is both the catalogue verb and this package, whose modules
+    strategy and game authors import (``zsim.games.zahltag.constants``;
+    README "Writing your own", docs/games.md). Python binds ``zsim.games`` to
+    the package as soon as any of its modules is imported, so the package
+    itself answers the call: ``zsim.games()`` is ``zsim.api.games()``
+    whatever has been imported. The only such name; docs/api.md says why.
+    """
+
+    def __call__(self, *args, **kwargs):
+        from zsim import api
+
+        return api.games(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _GamesPackage

@@ -13,7 +13,7 @@ import time
 
 import numba
 
-from zsim.bench import fast_rate
+from zsim._bench import fast_rate
 from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import Matchup
 from zsim.backends import DaskBackend
