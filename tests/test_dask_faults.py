@@ -290,11 +290,11 @@ def test_a_late_chunk_holds_back_what_is_handed_out(one_worker, monkeypatch):
     gate = threading.Event()
     real = backends.play_chunk
 
-    def late_first(m, seed, first, n):
+    def late_first(m, seed, first, n, *outputs):
         if first == 0:
             gate.wait(10)
             return first_chunk
-        return real(m, seed, first, n)
+        return real(m, seed, first, n, *outputs)
 
     monkeypatch.setattr(backends, "play_chunk", late_first)
     backend = DaskBackend(one_worker.scheduler_address)
