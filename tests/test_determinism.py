@@ -55,7 +55,8 @@ def test_different_seeds_give_different_games():
 def test_reused_chunk_outputs_hold_no_trace_of_the_last_chunk(game, strategies):
     """A run's chunks are played into one thread's reused arrays: every game
     overwrites its rows whole, so garbage left in them changes nothing."""
-    from zsim.backends import chunk_outputs, play_task
+    from zsim.backends import play_task
+    from zsim.runner import chunk_outputs
 
     m = Matchup(len(strategies), strategies, game=game)
     fresh = play_task(m, 5, 0, 100, 300, rows=True, arrays=True)

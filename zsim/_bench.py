@@ -16,10 +16,9 @@ import time
 
 import numba
 
-from zsim.backends import chunk_outputs
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
-from zsim.runner import Matchup, play_chunk
+from zsim.runner import Matchup, chunk_outputs, play_chunk
 
 FIELD = "simple"      # Zahltag's; every game benches its default strategy
 
@@ -55,7 +54,7 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     numba.set_num_threads(threads)
     for m in matchups:
         play_chunk(m, 1, 0, 256)  # warm: load the compiled kernels
-    # into reused outputs, as a run's chunks are played (backends.chunk_outputs)
+    # into reused outputs, as a run's chunks are played
     outputs = chunk_outputs(matchups[0], share)
 
     def run():

@@ -34,7 +34,7 @@ import polars as pl
 
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
-from zsim.runner import MAX_GAME_INDEX, Matchup, check_games_and_seed, play_chunk, rows_frame
+from zsim.runner import MAX_GAME_INDEX, Matchup, check_games_and_seed, chunk_outputs, play_chunk, rows_frame
 from zsim.strategy_registry import parse_one, registry
 
 WIN_UNITS = 12          # a first place shared by n seats is worth 12 // n units to each
@@ -330,8 +330,7 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     above, above_sq, tie, pairs, shared = (np.zeros((f, f), np.int64) for _ in range(5))
     enum = pl.Enum(list(entries))
     size = min(chunk, deals)
-    seat_buf = np.zeros((size, p, g.n_seat_stats), np.int64)
-    game_buf = np.zeros((size, g.n_game_stats), np.int64)
+    seat_buf, game_buf = chunk_outputs(matchups[0][0], size)
     place_col, score_col = g.seat_index("place"), g.seat_index(g.score)
     for c0 in range(0, deals, size):
         n = min(size, deals - c0)

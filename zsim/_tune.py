@@ -59,7 +59,7 @@ import numpy as np
 
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
-from zsim.runner import DEFAULT_CHUNK, MAX_GAME_INDEX, MAX_SEED, Matchup, play_chunk
+from zsim.runner import DEFAULT_CHUNK, MAX_GAME_INDEX, MAX_SEED, Matchup, chunk_outputs, play_chunk
 from zsim.strategy import Param
 from zsim.strategy_registry import parse_one, registry
 
@@ -186,11 +186,12 @@ def deal_win_shares(spec: str, field: tuple[str, ...], rules, deck, seed: int,
     out = np.zeros(deals, np.float64)
     tables = [Matchup(players, seating(spec, field, s), rules, deck, game) for s in range(players)]
     place = get_game(game).seat_index("place")
+    outputs = chunk_outputs(tables[0], min(chunk, deals))
     done = 0
     while done < deals:
         n = min(chunk, deals - done)
         for s, m in enumerate(tables):
-            seat_out, _ = play_chunk(m, seed, first + done, n)
+            seat_out, _ = play_chunk(m, seed, first + done, n, *outputs)
             top = seat_out[:, :, place] == 1
             out[done:done + n] += top[:, s] / np.maximum(top.sum(axis=1), 1)
             if on_games is not None:

@@ -41,7 +41,7 @@ import numpy as np
 import pyarrow as pa
 
 from zsim.errors import ZsimError
-from zsim.runner import Matchup, fold, new_agg, play_chunk, rows_frame
+from zsim.runner import Matchup, chunk_outputs, fold, new_agg, play_chunk, rows_frame
 
 if TYPE_CHECKING:
     from zsim.runs import Plan
@@ -76,31 +76,11 @@ class ChunkResult:
     arrays: tuple | None = None     # (seat_out, game_out) when the local caller asks for them
 
 
-_outputs = threading.local()
-
-
-def chunk_outputs(m: Matchup, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """This thread's (seat_out, game_out) arrays with room for ``n`` games of
-    ``m``'s game and player count, reused chunk after chunk. A chunk's
-    outputs are hundreds of bytes a game (about 50 MB for 65,536 Zahltag
-    games of four), and fresh arrays that size come from the system as new
-    pages that the kernel clears on first touch: a third of a one-thread
-    run's time (docs/performance.md). The engines overwrite every row they
-    play, so the old contents never show."""
-    g = m.spec
-    key = (m.game, m.players)
-    held = getattr(_outputs, "arrays", None)
-    if held is None or held[0] != key or held[1].shape[0] < n:
-        held = (key, np.empty((n, m.players, g.n_seat_stats), np.int64), np.empty((n, g.n_game_stats), np.int64))
-        _outputs.arrays = held
-    return held[1], held[2]
-
-
 def play_task(m: Matchup, seed: int, index: int, first: int, n: int, rows: bool,
               threads: int | None = None, arrays: bool = False) -> ChunkResult:
     """Play one chunk (a dask task, or a plain call on the local backend).
     Unless the caller asks for the arrays themselves, the chunk is played
-    into this thread's reused outputs (:func:`chunk_outputs`): what leaves
+    into this thread's reused outputs (:func:`zsim.runner.chunk_outputs`): what leaves
     the task (the sums, the rows) is copied out of them."""
     if threads is not None:
         import numba

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -135,6 +136,28 @@ def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
         raise ZsimError(f"game indices must stay below 2**62; --first {first} with --games {games} goes past it")
     if not 0 <= seed <= MAX_SEED:
         raise ZsimError(f"--seed must be in 0..2**64-1, got {seed}")
+
+
+_outputs = threading.local()
+
+
+def chunk_outputs(m: Matchup, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """This thread's (seat_out, game_out) arrays with room for ``n`` games of
+    ``m``'s game and player count, for a loop that plays chunk after chunk
+    into them (:func:`play_chunk`'s ``seat_out`` and ``game_out``) and is done
+    with one before it plays the next. A chunk's outputs are hundreds of
+    bytes a game (about 50 MB for 65,536 Zahltag games of four), and fresh
+    arrays that size come from the system as new pages that the kernel
+    clears on first touch: a third of a one-thread run's time
+    (docs/performance.md). The engines overwrite every row they play, so
+    the old contents never show."""
+    g = m.spec
+    key = (m.game, m.players)
+    held = getattr(_outputs, "arrays", None)
+    if held is None or held[0] != key or held[1].shape[0] < n:
+        held = (key, np.empty((n, m.players, g.n_seat_stats), np.int64), np.empty((n, g.n_game_stats), np.int64))
+        _outputs.arrays = held
+    return held[1], held[2]
 
 
 def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,

@@ -6,6 +6,7 @@ the JSON-lines game record.
 """
 from __future__ import annotations
 
+from zsim.games.zahltag import constants as K
 from zsim.jit import hot, hot_inline
 
 LOG_DEAL = 1      # hands [P*4], stacks [4]
@@ -68,13 +69,14 @@ def log_deck_nb(log, code, reason, deck, lo, hi):
 
 @hot
 def log_deal_nb(log, hand, stacks):
+    """LOG_DEAL: every seat's dealt hand, then the stacks left."""
     n_players = hand.shape[0]
     emit_nb(log, LOG_DEAL)
-    emit_nb(log, n_players * 4 + 4)
+    emit_nb(log, (n_players + 1) * K.N_TYPES)
     for s in range(n_players):
-        for t in range(4):
+        for t in range(K.N_TYPES):
             emit_nb(log, hand[s, t])
-    for t in range(4):
+    for t in range(K.N_TYPES):
         emit_nb(log, stacks[t])
 
 
@@ -82,11 +84,11 @@ def log_deal_nb(log, hand, stacks):
 def log_finish_nb(log, seat, right, left):
     """The seat's right area going to its hand and its left area moving right."""
     emit_nb(log, LOG_FINISH)
-    emit_nb(log, 9)
+    emit_nb(log, 1 + 2 * K.N_TYPES)
     emit_nb(log, seat)
-    for t in range(4):
+    for t in range(K.N_TYPES):
         emit_nb(log, right[seat, t])
-    for t in range(4):
+    for t in range(K.N_TYPES):
         emit_nb(log, left[seat, t])
 
 

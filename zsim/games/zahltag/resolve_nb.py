@@ -1,14 +1,11 @@
 """Resolving a revealed card and the end of a game (numba kernels).
 
-The bids with their award (every job) and the payday (a few times a game,
-from one call site) are inlined into the turn loop. Penalties,
-eliminations and the ranking are rare or come once, after the loop: they
-are kernels of their own, compiled once instead of at every call site
-(docs/performance.md).
-
 Paydays, sealed bids and their awards, cap penalties, eliminations and the
-final ranking, exactly as docs/rules.md states them; ``engine_nb`` calls
-these from its turn loop.
+final ranking, exactly as docs/rules.md states them, for ``engine_nb``'s
+turn loop. The bids with their award (every job), the payday (a few times
+a game, from one call site) and the ranking are inlined into it; the
+penalty and the elimination are rare and are kernels of their own,
+compiled once instead of at every call site (docs/performance.md).
 """
 from __future__ import annotations
 
