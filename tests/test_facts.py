@@ -109,6 +109,7 @@ def test_opponent_bounds_on_a_hand_made_state():
     pub = _pub()
     pub[K.PUB_KNOWN + 4 * 1 + 0] = 2   # seat 1: at least 2 F
     pub[K.PUB_KNOWN + 4 * 2 + 1] = 1   # seat 2: at least 1 W
+    pub[K.PUB_TABLE:K.PUB_TABLE + 4] = (left + right).sum(axis=0)   # nothing on the tables
 
     def most(o, t):
         return opponent_max_nb(0, o, t, hand, left, right, stacks, alive, pub, rules)

@@ -55,6 +55,7 @@ def _state(rng: np.random.Generator, players: int):
     for s in range(players):
         for t in range(4):
             pub[K.PUB_KNOWN + 4 * s + t] = rng.integers(0, hand[s, t] + 1)
+    pub[K.PUB_TABLE:K.PUB_TABLE + 4] = (left + right).sum(axis=0)   # the engine keeps it as cards move
     return hand, left, right, stacks, money, alive, demand, pub
 
 

@@ -1,29 +1,41 @@
 """Building blocks several built-in strategies share (not a strategy itself)."""
 from __future__ import annotations
 
+import numpy as np
+
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_size_nb, opponents_hand_nb, owned_nb
 from zsim.jit import hot_inline
 
+
+# These run at every decision, on card counts that are coin flips to the CPU,
+# so they are written as arithmetic on 0/1 flags rather than as branches
+# (docs/performance.md: a mispredicted branch costs more than the few
+# instructions that replace it).
 
 @hot_inline
 def most_demanded_stack_nb(demand, stacks):
     """The type the rest of the deck needs most among non-empty stacks
     (ties to the earlier of F, W, C, E); -1 when every stack is empty."""
     best = -1
+    top = -1                      # every demand is at least 0
     for t in range(K.N_TYPES):
-        if stacks[t] > 0 and (best < 0 or demand[t] > demand[best]):
-            best = t
+        c = np.int64(stacks[t] > 0) & np.int64(demand[t] > top)
+        best += c * (t - best)
+        top += c * (demand[t] - top)
     return best
 
 
 @hot_inline
 def least_demanded_held_nb(seat, demand, hand):
-    """The type in hand the rest of the deck needs least (ties to the earlier)."""
+    """The type in hand the rest of the deck needs least (ties to the earlier);
+    -1 for an empty hand."""
     best = -1
+    low = 1 << 62
     for t in range(K.N_TYPES):
-        if hand[seat, t] > 0 and (best < 0 or demand[t] < demand[best]):
-            best = t
+        c = np.int64(hand[seat, t] > 0) & np.int64(demand[t] < low)
+        best += c * (t - best)
+        low += c * (demand[t] - low)
     return best
 
 
@@ -31,21 +43,19 @@ def least_demanded_held_nb(seat, demand, hand):
 def grow_towards_nb(seat, target, hand, left, right, stacks, demand, rules):
     """Take the most demanded type while the hand is below ``target`` and the
     cap allows; otherwise nothing."""
-    if hand_size_nb(seat, hand) < target and owned_nb(seat, hand, left, right) + 1 <= rules[K.R_CARD_CAP]:
-        t = most_demanded_stack_nb(demand, stacks)
-        if t >= 0:
-            return K.ACT_TAKE + t
-    return K.ACT_NONE
+    t = most_demanded_stack_nb(demand, stacks)
+    take = (np.int64(hand_size_nb(seat, hand) < target)
+            & np.int64(owned_nb(seat, hand, left, right) + 1 <= rules[K.R_CARD_CAP]) & np.int64(t >= 0))
+    return take * (K.ACT_TAKE + t)          # K.ACT_NONE is 0
 
 
 @hot_inline
 def smallest_other_hand_nb(seat, hand, alive):
     smallest = 1 << 40
     for s in range(hand.shape[0]):
-        if s != seat and alive[s] != 0:
-            n = hand_size_nb(s, hand)
-            if n < smallest:
-                smallest = n
+        other = np.int64(s != seat) & np.int64(alive[s] != 0)
+        d = hand_size_nb(s, hand) - smallest
+        smallest += other * np.int64(d < 0) * d
     return smallest
 
 
@@ -61,10 +71,11 @@ def bid_by_rivals_nb(rivals, duel, crowd, rules):
 
 
 @hot_inline
-def unopposed_or_nb(seat, need, low, hand, left, right, stacks, rules):
+def unopposed_or_nb(seat, need, low, hand, stacks, pub, rules):
     """The maximum when the opponents' combined hands cannot cover the job,
     else ``low`` (capped at the highest bid)."""
+    short = 0
     for t in range(K.N_TYPES):
-        if need[t] > 0 and opponents_hand_nb(seat, t, hand, left, right, stacks, rules) < need[t]:
-            return rules[K.R_MAX_BID]
-    return low if low < rules[K.R_MAX_BID] else rules[K.R_MAX_BID]
+        short |= np.int64(opponents_hand_nb(seat, t, hand, stacks, pub, rules) < need[t])
+    top = rules[K.R_MAX_BID]
+    return top if short != 0 or low > top else low

@@ -38,4 +38,4 @@ def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub
 def bid_nb(seat, need, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
     if not hand_covers_nb(seat, need, hand):
         return K.PASS
-    return unopposed_or_nb(seat, need, int(params[2]), hand, left, right, stacks, rules)
+    return unopposed_or_nb(seat, need, int(params[2]), hand, stacks, pub, rules)

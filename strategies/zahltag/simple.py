@@ -6,6 +6,8 @@ others, and bids high only when no opponent can cover the job.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from strategies.zahltag._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
                                 unopposed_or_nb)
 from zsim.games.zahltag import constants as K
@@ -24,14 +26,16 @@ LOW_BID = 3
 
 @hot_inline
 def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
+    grow = grow_towards_nb(seat, TARGET_HAND, hand, left, right, stacks, demand, rules)
     if pub[K.PUB_ROUND] == 0 and pub[K.PUB_JOBS_SINCE] >= SHED_AFTER_JOBS:
-        if hand_size_nb(seat, hand) > smallest_other_hand_nb(seat, hand, alive) + SHED_MARGIN:
-            return K.ACT_DISCARD + least_demanded_held_nb(seat, demand, hand)
-    return grow_towards_nb(seat, TARGET_HAND, hand, left, right, stacks, demand, rules)
+        # shed or grow, chosen without a branch (see _common)
+        shed = np.int64(hand_size_nb(seat, hand) > smallest_other_hand_nb(seat, hand, alive) + SHED_MARGIN)
+        return shed * (K.ACT_DISCARD + least_demanded_held_nb(seat, demand, hand)) + (1 - shed) * grow
+    return grow
 
 
 @hot_inline
 def bid_nb(seat, need, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
     if not hand_covers_nb(seat, need, hand):
         return K.PASS
-    return unopposed_or_nb(seat, need, LOW_BID, hand, left, right, stacks, rules)
+    return unopposed_or_nb(seat, need, LOW_BID, hand, stacks, pub, rules)

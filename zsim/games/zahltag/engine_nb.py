@@ -19,6 +19,11 @@ demand     [4]            worker needs summed over jobs still in the deck
 pub        [N_PUB]        public scalars (``constants.PUB_*``)
 =========  =============  ==============================================
 
+Much of a game's time went to mispredicted branches on card counts, so the
+code that runs at every turn and bid (the leader check, the bid checks and
+counts, the award) is written as arithmetic on 0/1 flags where that is
+cheaper than a branch (docs/performance.md).
+
 Chance and decision order follow ``docs/rules.md`` exactly; the reference
 engine (``reference.py``) is written independently from the same page and
 tests hold the two equal game by game.
@@ -220,6 +225,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 for t in range(K.N_TYPES):
                     hand[cur, t] += right[cur, t]
                     pub[K.PUB_KNOWN + 4 * cur + t] += right[cur, t]  # seen coming back
+                    pub[K.PUB_TABLE + t] -= right[cur, t]
                     right[cur, t] = left[cur, t]
                     left[cur, t] = 0
             s = cur

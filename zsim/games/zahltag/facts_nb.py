@@ -29,7 +29,7 @@ def opponent_max_nb(seat, o, t, hand, left, right, stacks, alive, pub, rules):
     for u in range(K.N_TYPES):
         if u != t:
             by_size -= known_nb(pub, o, u)
-    pool = opponents_hand_nb(seat, t, hand, left, right, stacks, rules)
+    pool = opponents_hand_nb(seat, t, hand, stacks, pub, rules)
     for q in range(hand.shape[0]):
         if q != seat and q != o and alive[q] != 0:
             pool -= known_nb(pub, q, t)

@@ -1,6 +1,8 @@
 """Move legality and seat views shared by the engine and the strategies (numba)."""
 from __future__ import annotations
 
+import numpy as np
+
 from zsim.jit import hot_inline
 
 from zsim.games.zahltag import constants as K
@@ -37,11 +39,12 @@ def is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
 
 @hot_inline
 def hand_covers_nb(seat, need, hand):
-    """Whether ``seat``'s hand holds a job's whole requirement."""
+    """Whether ``seat``'s hand holds a job's whole requirement (every type
+    compared, then one branch: the answer is a coin flip to the CPU)."""
+    short = 0
     for t in range(K.N_TYPES):
-        if hand[seat, t] < need[t]:
-            return False
-    return True
+        short |= np.int64(hand[seat, t] < need[t])
+    return short == 0
 
 
 @hot_inline
@@ -53,10 +56,8 @@ def hand_size_nb(seat, hand):
 
 
 @hot_inline
-def opponents_hand_nb(seat, t, hand, left, right, stacks, rules):
+def opponents_hand_nb(seat, t, hand, stacks, pub, rules):
     """The opponents' combined hand cards of type ``t``: supply minus the stack,
-    every table area and the seat's own hand (public knowledge)."""
-    v = rules[K.R_SUPPLY + t] - stacks[t] - hand[seat, t]
-    for s in range(hand.shape[0]):
-        v -= left[s, t] + right[s, t]
-    return v
+    every table area (``pub``'s running count) and the seat's own hand
+    (public knowledge)."""
+    return rules[K.R_SUPPLY + t] - stacks[t] - pub[K.PUB_TABLE + t] - hand[seat, t]

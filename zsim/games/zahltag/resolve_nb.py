@@ -9,6 +9,8 @@ compiled once instead of at every call site (docs/performance.md).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
@@ -24,6 +26,7 @@ def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, e
                   seat_out, log, record):
     for t in range(K.N_TYPES):
         stacks[t] += hand[seat, t] + left[seat, t] + right[seat, t]
+        pub[K.PUB_TABLE + t] -= left[seat, t] + right[seat, t]
         hand[seat, t] = 0
         left[seat, t] = 0
         right[seat, t] = 0
@@ -91,6 +94,21 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
 
 
 @hot_inline
+def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
+    """Seat ``s`` won the job: its workers go to its left area, ``gain`` to its purse."""
+    for t in range(K.N_TYPES):
+        u = need[t]              # read once: the stores below might alias it, as far as LLVM knows
+        hand[s, t] -= u
+        left[s, t] += u
+        pub[K.PUB_TABLE + t] += u
+        k = K.PUB_KNOWN + 4 * s + t
+        pub[k] = max(pub[k] - u, 0)
+    seat_out[s, K.S_JOBS_WON] += 1
+    money[s] += gain
+    seat_out[s, K.S_JOB_INCOME] += gain
+
+
+@hot_inline
 def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
             elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, record, max_bid):
     """Sealed bids for ``job``, the award and its payments; returns the event counter."""
@@ -103,22 +121,22 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
         if alive[s] != 0:
             b = bid_nb(roster, strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
                        alive, demand, pub, rules, rng)
-            if b != K.PASS:
-                covers = b >= 1 and b <= max_bid
-                for t in range(K.N_TYPES):
-                    if hand[s, t] < need[t]:
-                        covers = False
-                if not covers:
-                    game_out[K.G_ILLEGAL] += 1
-                    b = K.PASS
+            # a bid is legal when it passes, or is 1..max_bid with the hand covering
+            # the job; checked and counted without a branch on the bid itself
+            short = np.int64(b < 1) | np.int64(b > max_bid)
+            for t in range(K.N_TYPES):
+                short |= np.int64(hand[s, t] < need[t])
+            if b != K.PASS and short != 0:
+                game_out[K.G_ILLEGAL] += 1
+                b = K.PASS
             bids[s] = b
-            if b != K.PASS:
-                n_bidders += 1
-                seat_out[s, K.S_BIDS] += 1
-                seat_out[s, K.S_BID_SUM] += b
-                seat_out[s, K.S_BID_HIST + min(b, K.BID_BINS) - 1] += 1
-                if b < low:
-                    low = b
+            bid = np.int64(b != K.PASS)
+            n_bidders += bid
+            seat_out[s, K.S_BIDS] += bid
+            seat_out[s, K.S_BID_SUM] += b
+            # a pass lands on the bid sum's column and adds nothing to it
+            seat_out[s, K.S_BID_HIST - 1 + min(b, K.BID_BINS)] += bid
+            low = min(low, b + (1 - bid) * (max_bid + 1))
     pub[K.PUB_JOBS_SINCE] += 1
     pub[K.PUB_LAST_PAYDAY] = 0
     if record:
@@ -131,27 +149,25 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     if n_bidders == 1:
         game_out[K.G_JOBS_ONE_BID] += 1
     n_win = 0
+    winner = 0
     for s in range(n_players):
-        if bids[s] == low:
-            n_win += 1
+        won = np.int64(bids[s] == low)
+        n_win += won
+        winner += won * (s - winner)      # the last seat with the lowest bid
     amount = low if n_win == 1 else low - rules[K.R_TIE_DISCOUNT]
     if n_win > 1:
         game_out[K.G_JOBS_TIED] += 1
     if record:
         log_award_nb(log, job, amount, bids, low, n_win)
+    if n_win == 1:
+        # almost every award: one winner, and no loop whose branch on
+        # "did this seat win?" the CPU would mispredict
+        _take_job_nb(winner, need, amount, hand, left, money, pub, seat_out)
+        return event
     for s in range(n_players):
         if bids[s] == low:
-            for t in range(K.N_TYPES):
-                hand[s, t] -= need[t]
-                left[s, t] += need[t]
-                k = K.PUB_KNOWN + 4 * s + t
-                pub[k] = pub[k] - need[t] if pub[k] > need[t] else 0
-            seat_out[s, K.S_JOBS_WON] += 1
+            _take_job_nb(s, need, amount if amount >= 0 else 0, hand, left, money, pub, seat_out)
     if amount >= 0:
-        for s in range(n_players):
-            if bids[s] == low:
-                money[s] += amount
-                seat_out[s, K.S_JOB_INCOME] += amount
         return event
     broke = False
     for s in range(n_players):
@@ -246,17 +262,21 @@ def rank_nb(hand, left, right, money, alive, elim, seat_out):
 @hot_inline
 def lead_nb(money, alive, leader, game_out):
     """The sole money leader among the seats still in (``leader`` if there is
-    none); counts a lead change when it differs from the previous one."""
+    none); counts a lead change when it differs from the previous one.
+
+    Called every turn, so it is written without data-dependent branches: a
+    mispredicted branch per seat was a sixth of a game's time."""
     best = -1
     top = -1
+    ties = 0
     for s in range(money.shape[0]):
-        if alive[s] != 0:
-            if money[s] > top:
-                top = money[s]
-                best = s
-            elif money[s] == top:
-                best = -2
-    if best < 0 or best == leader:
+        a = alive[s]
+        v = money[s] * a + a - 1       # money is never negative; a seat out counts -1
+        gt = np.int64(v > top)
+        top += gt * (v - top)
+        best += gt * (s - best)
+        ties = ties * (1 - gt) + np.int64(v == top) * (1 - gt)
+    if ties != 0 or best < 0 or best == leader:
         return leader
     if leader >= 0:
         game_out[K.G_LEAD_CHANGES] += 1
