@@ -32,3 +32,48 @@ def test_the_notebook_answers_its_question(monkeypatch, tmp_path):
     assert "hand_size: default 7" in text and "At 4 players and payday cost 1" in text
     tables = "".join(o["data"].get("text/plain", "") for o in outputs if "data" in o)
     assert "best_target" in tables and "win_share" in tables
+
+
+def test_the_stop_button_in_a_real_kernel_ends_the_run_at_a_chunk_and_writes_nothing(tmp_path):
+    """The notebook's stop button, for real: the kernel manager sends the
+    kernel SIGINT while ``zsim.simulate`` plays into a Parquet file. The run
+    ends at the end of a chunk with ``zsim.Interrupted`` carrying the games
+    finished, no half-written file is left, and the kernel lives on."""
+    import time
+
+    from jupyter_client.manager import start_new_kernel
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(NOTEBOOK.parents[2]),
+                                                                    os.environ.get("PYTHONPATH")])))
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(tmp_path), env=env)
+    try:
+        # compile (or load) the engine first, so that the stop lands inside the long run
+        warm = kc.execute_interactive("import zsim; zsim.simulate(players=2, games=100, progress=False)", timeout=600)
+        assert warm["content"]["status"] == "ok"
+        out = tmp_path / "games.parquet"
+        run = kc.execute(f"zsim.simulate(players=2, games=200_000_000, chunk=20_000, out={str(out)!r}, "
+                         f"progress=False)")
+        deadline = time.monotonic() + 120
+        while not any(p.name.endswith(".part") for p in tmp_path.iterdir()):   # the run is writing
+            assert time.monotonic() < deadline, "the run never started writing"
+            time.sleep(0.1)
+        time.sleep(0.5)
+        km.interrupt_kernel()
+        while True:
+            reply = kc.get_shell_msg(timeout=120)
+            if reply["parent_header"].get("msg_id") == run:
+                break
+        assert reply["content"]["status"] == "error"
+        assert reply["content"]["ename"] == "Interrupted"
+        assert [p.name for p in tmp_path.iterdir()] == []          # no .part, no games.parquet
+        seen = []
+        check = kc.execute_interactive(
+            "import sys; stop = sys.last_value; "
+            "print(isinstance(stop, KeyboardInterrupt), stop.partial.games, stop.partial.games % 20_000)",
+            timeout=60, output_hook=lambda msg: seen.append(msg["content"].get("text", "")))
+        assert check["content"]["status"] == "ok"
+        is_stop, games, rest = "".join(seen).split()
+        assert is_stop == "True" and int(games) >= 20_000 and int(rest) == 0   # whole chunks only
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
