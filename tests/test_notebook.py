@@ -12,6 +12,11 @@ from nbclient import NotebookClient
 NOTEBOOK = Path(__file__).resolve().parent.parent / "docs" / "examples" / "balance.ipynb"
 
 
+def _pythonpath() -> str:
+    """The kernel's PYTHONPATH: the checkout first, so its strategies import."""
+    return os.pathsep.join(filter(None, [str(NOTEBOOK.parents[2]), os.environ.get("PYTHONPATH")]))
+
+
 def test_the_notebook_is_committed_without_outputs():
     nb = nbformat.read(NOTEBOOK, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -21,8 +26,7 @@ def test_the_notebook_is_committed_without_outputs():
 def test_the_notebook_answers_its_question(monkeypatch, tmp_path):
     nb = nbformat.read(NOTEBOOK, as_version=4)
     monkeypatch.setenv("ZSIM_NOTEBOOK_GAMES", "200")
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(NOTEBOOK.parents[2]),
-                                                                  os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv("PYTHONPATH", _pythonpath())
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
@@ -43,9 +47,7 @@ def test_the_stop_button_in_a_real_kernel_ends_the_run_at_a_chunk_and_writes_not
 
     from jupyter_client.manager import start_new_kernel
 
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(NOTEBOOK.parents[2]),
-                                                                    os.environ.get("PYTHONPATH")])))
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(tmp_path), env=env)
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=_pythonpath()))
     try:
         # compile (or load) the engine first, so that the stop lands inside the long run
         warm = kc.execute_interactive("import zsim; zsim.simulate(players=2, games=100, progress=False)", timeout=600)

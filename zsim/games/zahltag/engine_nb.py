@@ -40,7 +40,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REVEAL, LOG_SETUP,
                                           LOG_SHUFFLE, LOG_TURN, SHUFFLE_FORCED, SHUFFLE_IN_A_ROW,
                                           event_nb, log_deal_nb, log_deck_nb, log_finish_nb)
-from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, owned_nb
+from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
 from zsim.jit import cold, hot, hot_inline
@@ -84,13 +84,6 @@ def shuffle_nb(arr, lo, hi, rng):
 
 
 @hot_inline
-def _give_up_known_nb(pub, seat, t, n):
-    """``seat`` gave up ``n`` hand cards of type ``t``: the public lower bound drops."""
-    k = K.PUB_KNOWN + 4 * seat + t
-    pub[k] = pub[k] - n if pub[k] > n else 0
-
-
-@hot_inline
 def _apply_adjust_nb(seat, act, hand, stacks, pub):
     if act == K.ACT_NONE:
         return
@@ -103,13 +96,13 @@ def _apply_adjust_nb(seat, act, hand, stacks, pub):
         g = act - K.ACT_DISCARD
         hand[seat, g] -= 1
         stacks[g] += 1
-        _give_up_known_nb(pub, seat, g, 1)
+        give_up_known_nb(pub, seat, g, 1)
     else:
         g = (act - K.ACT_EXCHANGE) // 4
         t = (act - K.ACT_EXCHANGE) % 4
         hand[seat, g] -= 1
         stacks[g] += 1
-        _give_up_known_nb(pub, seat, g, 1)
+        give_up_known_nb(pub, seat, g, 1)
         stacks[t] -= 1
         hand[seat, t] += 1
         pub[K.PUB_KNOWN + 4 * seat + t] += 1

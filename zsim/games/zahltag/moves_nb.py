@@ -38,6 +38,14 @@ def is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
 
 
 @hot_inline
+def give_up_known_nb(pub, seat, t, n):
+    """``seat`` gave up ``n`` hand cards of type ``t`` (a discard, an exchange,
+    a job): the public lower bound on what it holds drops, never below 0."""
+    k = K.PUB_KNOWN + 4 * seat + t
+    pub[k] = max(pub[k] - n, 0)
+
+
+@hot_inline
 def hand_covers_nb(seat, need, hand):
     """Whether ``seat``'s hand holds a job's whole requirement (every type
     compared, then one branch: the answer is a coin flip to the CPU)."""

@@ -14,7 +14,7 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
-from zsim.games.zahltag.moves_nb import owned_nb
+from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, owned_nb
 from zsim.jit import hot, hot_inline
 from zsim.strategy_registry import dispatcher
 
@@ -101,8 +101,7 @@ def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
         hand[s, t] -= u
         left[s, t] += u
         pub[K.PUB_TABLE + t] += u
-        k = K.PUB_KNOWN + 4 * s + t
-        pub[k] = max(pub[k] - u, 0)
+        give_up_known_nb(pub, s, t, u)
     seat_out[s, K.S_JOBS_WON] += 1
     money[s] += gain
     seat_out[s, K.S_JOB_INCOME] += gain
@@ -123,9 +122,7 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
                        alive, demand, pub, rules, rng)
             # a bid is legal when it passes, or is 1..max_bid with the hand covering
             # the job; checked and counted without a branch on the bid itself
-            short = np.int64(b < 1) | np.int64(b > max_bid)
-            for t in range(K.N_TYPES):
-                short |= np.int64(hand[s, t] < need[t])
+            short = np.int64(b < 1) | np.int64(b > max_bid) | np.int64(not hand_covers_nb(s, need, hand))
             if b != K.PASS and short != 0:
                 game_out[K.G_ILLEGAL] += 1
                 b = K.PASS
@@ -275,7 +272,7 @@ def lead_nb(money, alive, leader, game_out):
         gt = np.int64(v > top)
         top += gt * (v - top)
         best += gt * (s - best)
-        ties = ties * (1 - gt) + np.int64(v == top) * (1 - gt)
+        ties = (1 - gt) * (ties + np.int64(v == top))   # seats level with the top, reset by a new one
     if ties != 0 or best < 0 or best == leader:
         return leader
     if leader >= 0:
