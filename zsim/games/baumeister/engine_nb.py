@@ -371,9 +371,13 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     seat_out[:, :] = 0
     game_out[:] = 0
     known[:, :] = 0
-    rows[:, :] = 0
+    # the last game's cities and hands: only their cells can be non-zero (a row is empty outside
+    # its ends, a hand list past its size), so only they are cleared, not the rows' full width
+    for s in range(players):
+        if city[s, K.C_COUNT] > 0:
+            rows[s, city[s, K.C_LEFT]:city[s, K.C_RIGHT] + 1] = 0
+        st[s, :K.ST_CARDS + st[s, K.ST_HAND]] = 0
     city[:, :] = 0
-    st[:, :] = 0
     pub[:] = 0
     sold[:, :] = 0
     sold[:, K.CL_BUYER] = -1
@@ -438,7 +442,7 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
         reason = K.END_ILLEGAL
         game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]
     for s in range(players):
-        score_nb(s, rows, city, loc, pub, deck, rules, seat_out)
+        score_nb(s, rows, city, st, deck, rules, seat_out)
         seat_out[s, K.S_MONEY] = st[s, K.ST_MONEY]
     for s in range(players):
         place = 1

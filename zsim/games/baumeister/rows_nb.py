@@ -3,7 +3,7 @@ removing, the search for a build that can still be made, and scoring."""
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.jit import hot
+from zsim.jit import hot, hot_inline
 
 
 # ------------------------------------------------------------------ rows
@@ -154,12 +154,42 @@ def fits_nb(s, final, rows, city, deck, lo, hi, masks):
         masks[p - lo] = fits_at_nb(s, p, final, rows, city, deck)
 
 
-@hot
+@hot_inline
 def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     """Can ``need`` more cards of seat ``s``'s hand be placed one after
     another? (``saved``, ``fit``: scratch rows, one per level of the search.)
     Cards placed on trial further up the search are out of the hand by their
-    ``loc``; the hand list still holds them."""
+    ``loc``; the hand list still holds them.
+
+    Inlined where it is asked: most of a game's questions are for one card
+    (every turn after a seat's first build), which needs no search, only
+    the union of the positions' masks against the types in hand; a call
+    would push every array argument for that. Two or more go to
+    :func:`search_nb`."""
+    if need <= 0:
+        return True
+    if st[s, K.ST_HAND] < need:
+        return False
+    if need > 1:
+        return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
+    lo, hi = open_range_nb(s, city)
+    masks = fit[1]
+    fits_nb(s, final, rows, city, deck, lo, hi, masks)
+    anywhere = 0
+    for i in range(hi - lo + 1):
+        anywhere |= masks[i]
+    hand = K.L_HAND + s
+    for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+        c = st[s, j]
+        if loc[c] == hand and (anywhere >> deck[c, K.D_TYPE]) & 1 != 0:
+            return True
+    return False
+
+
+@hot
+def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
+    """:func:`can_place_nb` for ``need`` cards, by trying each type in hand at
+    each position it may take and searching on from there."""
     if need <= 0:
         return True
     if st[s, K.ST_HAND] < need:
@@ -194,7 +224,7 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
                 continue
             p = lo + i
             place_nb(s, c, p, loc, rows, city, deck)
-            ok = can_place_nb(s, need - 1, final, loc, rows, city, st, deck, saved, fit)
+            ok = search_nb(s, need - 1, final, loc, rows, city, st, deck, saved, fit)
             unplace_nb(s, c, p, saved[need], loc, rows, city)
             if ok:
                 return True
@@ -202,7 +232,7 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
 
 
 @hot
-def score_nb(s, rows, city, loc, pub, deck, rules, seat_out):
+def score_nb(s, rows, city, st, deck, rules, seat_out):
     built = 0
     left, right, count = city[s, K.C_LEFT], city[s, K.C_RIGHT], city[s, K.C_COUNT]
     for p in range(left, right + 1):
@@ -234,9 +264,8 @@ def score_nb(s, rows, city, loc, pub, deck, rules, seat_out):
         if deck[rows[s, left], K.D_VALUE] == deck[rows[s, right], K.D_VALUE]:
             corners = rules[K.R_BONUS_CORNERS]
     hand = 0
-    for c in range(1, pub[K.PUB_N] + 1):
-        if loc[c] == K.L_HAND + s:
-            hand += deck[c, K.D_VALUE]
+    for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+        hand += deck[st[s, j], K.D_VALUE]
     seat_out[s, K.S_BUILT] = built
     seat_out[s, K.S_COMPLETE] = 1 if complete else 0
     seat_out[s, K.S_MIDDLE] = middle
