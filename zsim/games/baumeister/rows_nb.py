@@ -188,12 +188,10 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
 
 @hot
 def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
-    """:func:`can_place_nb` for ``need`` cards, by trying each type in hand at
-    each position it may take and searching on from there."""
-    if need <= 0:
-        return True
-    if st[s, K.ST_HAND] < need:
-        return False
+    """:func:`can_place_nb` for ``need`` >= 1 cards of a hand that holds at
+    least ``need`` (its caller checked; a trial placement leaves the hand list
+    as it is), by trying each type in hand at each position it may take and
+    searching on from there."""
     lo, hi = open_range_nb(s, city)
     masks = fit[need]
     fits_nb(s, final, rows, city, deck, lo, hi, masks)
