@@ -71,3 +71,25 @@ def test_bench_takes_a_game_and_reports_turns():
     fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1
                 and r["field"] == game.strategies.default]
     assert len(fast_one) == 2 and all(r["vs_reference"] > 0 for r in fast_one)
+
+
+def test_reference_ratio_is_the_median_of_alternating_rounds(monkeypatch):
+    """Each round times the reference engine, then the fast one; the ratio
+    reported is the median of the rounds' ratios, not the ratio of medians
+    (which a slow minute on one side alone would move)."""
+    from zsim import _bench
+
+    order = []
+    monkeypatch.setattr(_bench, "_fast_runner", lambda *a: (lambda: order.append("fast"), 1))
+    monkeypatch.setattr(_bench, "_reference_runner", lambda *a: lambda: order.append("reference"))
+    rates = {"reference": iter([100.0, 50.0, 200.0]), "fast": iter([3000.0, 2000.0, 1000.0])}
+
+    def fake_rate(fn, games, repeat):
+        fn()
+        return next(rates[order[-1]])
+
+    monkeypatch.setattr(_bench, "_median_rate", fake_rate)
+    ref, fast, ratio = _bench.paired_rates(4, 1000, 10, 3)
+    assert order == ["reference"] + ["reference", "fast"] * 3      # one warm-up, then alternating rounds
+    assert (ref, fast) == (100.0, 2000.0)
+    assert ratio == 30.0                   # rounds 30x, 40x, 5x; the ratio of the medians would be 20x

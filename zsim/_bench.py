@@ -2,8 +2,12 @@
 
 Every figure is the median of ``repeat`` runs; ratios compare engines and
 thread counts measured in the same process, so a noisy shared machine moves
-both sides of a ratio together.  ``reference_games=0`` skips the (slow)
-reference engine: the rows then carry no reference and no ``vs_reference``.
+both sides of a ratio together.  The ratio to the reference engine goes one
+step further: the two engines are timed in alternating rounds (reference, then
+fast, ``repeat`` times), and ``vs_reference`` is the median of the rounds' own
+ratios, so a slow minute slows both sides of the ratio it lands in.
+``reference_games=0`` skips the (slow) reference engine: the rows then carry
+no reference and no ``vs_reference``.
 """
 from __future__ import annotations
 
@@ -43,9 +47,10 @@ def mixed_tables(players: int, game: str = DEFAULT_GAME) -> list[tuple[str, ...]
             for i in range(0, len(fair), players)]
 
 
-def fast_rate(players: int, threads: int, games: int, repeat: int,
-              tables: list[tuple[str, ...]] | None = None, game: str = DEFAULT_GAME) -> float:
-    """Games/s of the fast engine; with several ``tables`` their games split evenly."""
+def _fast_runner(players: int, threads: int, games: int, tables: list[tuple[str, ...]] | None,
+                 game: str):
+    """A warmed-up function that plays one timed run of the fast engine, and
+    the games it plays."""
     field = get_game(game).strategies.default
     tables = tables or [(field,) * players]
     every = tuple(sorted({s for t in tables for s in t}))     # a mixed field: one kernel for all its tables
@@ -58,16 +63,23 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     outputs = chunk_outputs(matchups[0], share)
 
     def run():
+        numba.set_num_threads(threads)
         for m in matchups:
             play_chunk(m, 1, 0, share, *outputs)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
-    rate = _median_rate(run, share * len(matchups), repeat)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    return rate
+    return run, share * len(matchups)
 
 
-def reference_rate(players: int, games: int, repeat: int, game: str = DEFAULT_GAME) -> float:
-    """Games/s of the game's reference engine, the default strategy in every seat."""
+def fast_rate(players: int, threads: int, games: int, repeat: int,
+              tables: list[tuple[str, ...]] | None = None, game: str = DEFAULT_GAME) -> float:
+    """Games/s of the fast engine; with several ``tables`` their games split evenly."""
+    run, played = _fast_runner(players, threads, games, tables, game)
+    return _median_rate(run, played, repeat)
+
+
+def _reference_runner(players: int, games: int, game: str):
     spec = get_game(game)
     m = Matchup(players, (spec.strategies.default,) * players, game=game)
 
@@ -75,7 +87,28 @@ def reference_rate(players: int, games: int, repeat: int, game: str = DEFAULT_GA
         for g in range(games):
             spec.reference_rows(m, 1, g)
 
-    return _median_rate(run, games, repeat)
+    return run
+
+
+def reference_rate(players: int, games: int, repeat: int, game: str = DEFAULT_GAME) -> float:
+    """Games/s of the game's reference engine, the default strategy in every seat."""
+    return _median_rate(_reference_runner(players, games, game), games, repeat)
+
+
+def paired_rates(players: int, games: int, reference_games: int, repeat: int,
+                 game: str = DEFAULT_GAME) -> tuple[float, float, float]:
+    """The reference engine and the fast one (one thread, the default field)
+    timed in ``repeat`` alternating rounds: the median games/s of each, and
+    the median of the rounds' ratios fast/reference."""
+    fast, played = _fast_runner(players, 1, games, None, game)
+    reference = _reference_runner(players, reference_games, game)
+    reference()                      # warm: the reference engine's first game imports and builds its tables
+    refs, fasts, ratios = [], [], []
+    for _ in range(max(1, repeat)):
+        refs.append(_median_rate(reference, reference_games, 1))
+        fasts.append(_median_rate(fast, played, 1))
+        ratios.append(fasts[-1] / refs[-1])
+    return statistics.median(refs), statistics.median(fasts), statistics.median(ratios)
 
 
 def turns_per_game(players: int, game: str = DEFAULT_GAME, games: int = 2000,
@@ -145,16 +178,16 @@ def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = Tr
     rows: list[dict] = []
     for players in (spec.min_players, spec.max_players):
         turns = turns_per_game(players, game)
-        ref = None
         if reference_games:
-            ref = reference_rate(players, reference_games, max(1, repeat // 2), game)
+            ref, one, paired = paired_rates(players, games, reference_games, repeat, game)
             rows.append({"game": game, "engine": "reference", "players": players, "threads": 1,
                          "games_per_s": ref, "turns_per_s": ref * turns, "field": field})
-        one = fast_rate(players, 1, games, repeat, game=game)
+        else:
+            one = fast_rate(players, 1, games, repeat, game=game)
         rows.append({"game": game, "engine": "fast", "players": players, "threads": 1, "games_per_s": one,
                      "turns_per_s": one * turns, "field": field})
-        if ref is not None:
-            rows[-1]["vs_reference"] = one / ref
+        if reference_games:
+            rows[-1]["vs_reference"] = paired
         if all_threads > 1:
             many = fast_rate(players, all_threads, games, repeat, game=game)
             rows.append({"game": game, "engine": "fast", "players": players, "threads": all_threads,
@@ -194,7 +227,9 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
     """The lines ``zsim bench`` prints for ``rows``."""
     spec = get_game(game)
     field = spec.strategies.default
-    reference = f"{reference_games} games" if reference_games else "skipped (--reference-games 0)"
+    reference = (f"{reference_games} games a round, alternating with the fast engine; "
+                 f"the ratio is the median of the rounds' ratios"
+                 if reference_games else "skipped (--reference-games 0)")
     out = [f"{spec.title}; field: {field} in every seat; medians of {repeat} runs of {games:,} "
            f"games (reference: {reference})"]
     for r in rows:

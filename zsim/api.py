@@ -467,7 +467,8 @@ def bench(*, game: str = "zahltag", games: int = 200_000, repeat: int = 5, refer
           workers: int | None = None) -> BenchResult:
     """Games per second of ``game``'s fast engine on one thread and on all,
     against its reference engine (``zsim bench``); medians over ``repeat``
-    runs. ``startup`` also times a cold start and a warm ``zsim simulate
+    runs, the reference ratio as the median of alternating rounds' own
+    ratios. ``startup`` also times a cold start and a warm ``zsim simulate
     --games 1000``; ``memory_games`` reports peak memory; ``scaling``
     measures games/s against threads and dask ``workers`` instead.
 
