@@ -72,41 +72,57 @@ def built_value_nb(s, rows, city, deck):
 
 
 @hot
-def room_nb(s, final, rows, city, deck, n_cards):
-    """Bit t set where a card of type t (one the deck has) fits somewhere in seat ``s``'s row now."""
-    in_deck = 0
-    for c in range(1, n_cards + 1):
-        in_deck |= 1 << deck[c, K.D_TYPE]
+def room_nb(s, final, rows, city, deck):
+    """Bit t set where a card of type t fits somewhere in seat ``s``'s row now (only the bits of
+    types a card has are ever read, so types the deck lacks need no masking)."""
     room = 0
     lo, hi = open_range_nb(s, city)
     for p in range(lo, hi + 1):
         room |= fits_at_nb(s, p, final, rows, city, deck)
-    return room & in_deck
+    return room
 
 
 @hot
-def outlook_nb(s, viewer, loc, known, rows, city, pub, deck):
-    """(room, halls, corners, corner values, turns left for ``s``) as ``viewer`` sees them."""
-    n_cards = pub[K.PUB_N]
+def outlook_nb(s, viewer, loc, known, rows, city, st, pub, deck):
+    """(room, halls, corners, corner values, turns left for ``s``) as ``viewer`` sees them.
+
+    A seat's own outlook reads its hand list and its row (every built card is public); a
+    rival's walks the cards and counts those ``viewer`` knows to be in that rival's hand or
+    row, since a fair bot reads no other seat's hand list."""
     halls = city[s, K.C_HALLS]
     corners = city[s, K.C_CORNERS]
     cvals = 0
-    hand = K.L_HAND + s
-    cty = K.L_CITY + s
-    for c in range(1, n_cards + 1):
-        if known[viewer, c] == 0:
-            continue
-        at = loc[c]
-        if at != hand and at != cty:
-            continue
-        t = deck[c, K.D_TYPE]
-        if t == K.CORNER:
-            cvals |= 1 << min(deck[c, K.D_VALUE], 62)
-            if at == hand:
+    if viewer == s:
+        for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+            c = st[s, j]
+            t = deck[c, K.D_TYPE]
+            if t == K.CORNER:
+                cvals |= 1 << min(deck[c, K.D_VALUE], 62)
                 corners += 1
-        elif t == K.HALL and at == hand:
-            halls += 1
-    room = room_nb(s, pub[K.PUB_FINAL], rows, city, deck, n_cards)
+            elif t == K.HALL:
+                halls += 1
+        if city[s, K.C_CORNERS] > 0:
+            for p in range(city[s, K.C_LEFT], city[s, K.C_RIGHT] + 1):
+                c = rows[s, p]
+                if c != 0 and deck[c, K.D_TYPE] == K.CORNER:
+                    cvals |= 1 << min(deck[c, K.D_VALUE], 62)
+    else:
+        hand = K.L_HAND + s
+        cty = K.L_CITY + s
+        for c in range(1, pub[K.PUB_N] + 1):
+            if known[viewer, c] == 0:
+                continue
+            at = loc[c]
+            if at != hand and at != cty:
+                continue
+            t = deck[c, K.D_TYPE]
+            if t == K.CORNER:
+                cvals |= 1 << min(deck[c, K.D_VALUE], 62)
+                if at == hand:
+                    corners += 1
+            elif t == K.HALL and at == hand:
+                halls += 1
+    room = room_nb(s, pub[K.PUB_FINAL], rows, city, deck)
     mine = turns_left_nb(pub) / pub[K.PUB_PLAYERS]
     return room, halls, corners, cvals, mine
 
@@ -179,10 +195,10 @@ def limit_nb(s, worth, r, reserve, st):
 
 
 @hot
-def auction_worth_nb(s, oracle, gate, loc, known, rows, city, pub, deck, rules):
+def auction_worth_nb(s, oracle, gate, loc, known, rows, city, st, pub, deck, rules):
     """The card on auction's worth to seat ``s``: the card itself when it may know it, else the
     expectation over the cards it does not know (of the announced type once announced)."""
-    room, halls, corners, cvals, mine = outlook_nb(s, s, loc, known, rows, city, pub, deck)
+    room, halls, corners, cvals, mine = outlook_nb(s, s, loc, known, rows, city, st, pub, deck)
     c = pub[K.PUB_CARD]
     if oracle != 0 or known[s, c] != 0:
         return card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
@@ -199,7 +215,7 @@ def rivals_limit_nb(s, c, kind, gate, r, loc, known, rows, city, st, pub, deck, 
     for o in range(pub[K.PUB_PLAYERS]):
         if o == s:
             continue
-        room, halls, corners, cvals, mine = outlook_nb(o, s, loc, known, rows, city, pub, deck)
+        room, halls, corners, cvals, mine = outlook_nb(o, s, loc, known, rows, city, st, pub, deck)
         if c > 0:
             w = card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
         else:
@@ -345,7 +361,7 @@ def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rul
             and kind != K.D_CARD and kind != K.D_UNDER:      # the kinds that weigh money against points
         r = rate_nb(seat, rate, adaptive, spend, city, st, pub, deck)
     if kind == K.D_BID or kind == K.D_OPEN:
-        w = auction_worth_nb(seat, oracle, gate, loc, known, rows, city, pub, deck, rules)
+        w = auction_worth_nb(seat, oracle, gate, loc, known, rows, city, st, pub, deck, rules)
         c = pub[K.PUB_CARD]
         if early > 0.0 and (oracle != 0 or known[seat, c] != 0) and deck[c, K.D_TYPE] == K.GATE:
             w += early * deck[c, K.D_COINS] * min(1.0, mine / 4.0)      # income sooner: worth most early
@@ -369,7 +385,7 @@ def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rul
                     lead = min(lead, float(own - built_value_nb(t, rows, city, deck)))
             if lead >= hurry:
                 return 0 if pub[K.PUB_SIZE_OPEN] <= pub[K.PUB_SIZE_HIDDEN] else 1
-        room, halls, corners, cvals, _ = outlook_nb(seat, seat, loc, known, rows, city, pub, deck)
+        room, halls, corners, cvals, _ = outlook_nb(seat, seat, loc, known, rows, city, st, pub, deck)
         top = pub[K.PUB_OPEN_TOP]
         own_open = card_worth_nb(top, room, halls, corners, cvals, mine, gate, rules, deck)
         own_hidden = unknown_worth_nb(seat, -1, room, halls, corners, cvals, mine, gate, known, rules, deck,
