@@ -23,7 +23,7 @@ def test_bench_json_rows():
     fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1 and r["field"] == "simple"]
     assert len(fast_one) == 2 and all("vs_reference" in r for r in fast_one)
     mixed = [r for r in rows if r["field"].startswith("mixed")]
-    assert len(mixed) == 1 and mixed[0]["vs_simple_field"] > 0
+    assert len(mixed) == 1 and mixed[0]["vs_simple_field"] > 0 and mixed[0]["vs_own_fields"] > 0
     for name in ("counter", "monopolist", "undercut", "handsize", "simple"):
         assert name in mixed[0]["field"]
     assert "oracle" not in mixed[0]["field"]
@@ -93,3 +93,27 @@ def test_reference_ratio_is_the_median_of_alternating_rounds(monkeypatch):
     assert order == ["reference"] + ["reference", "fast"] * 3      # one warm-up, then alternating rounds
     assert (ref, fast) == (100.0, 2000.0)
     assert ratio == 30.0                   # rounds 30x, 40x, 5x; the ratio of the medians would be 20x
+
+
+def test_alone_turn_rate_weighs_every_seat_by_its_own_fields_turn(monkeypatch):
+    """The turns/s a mixed field would reach at no cost of mixing: each strategy's
+    own field timed once, and a turn's time the mean of its seats' turn times."""
+    from zsim import _bench
+
+    timed = []
+
+    def fake_fast_rate(players, threads, games, repeat, tables, game):
+        (strategy,) = set(tables[0])
+        assert tables == [(strategy,) * players] and threads == 1
+        timed.append(strategy)
+        return {"a": 100.0, "b": 50.0}[strategy]
+
+    def fake_turns(players, game, tables):
+        return {"a": 10.0, "b": 4.0}[tables[0][0]]
+
+    monkeypatch.setattr(_bench, "fast_rate", fake_fast_rate)
+    monkeypatch.setattr(_bench, "turns_per_game", fake_turns)
+    rate = _bench.alone_turn_rate(2, 1000, 3, [("a", "b"), ("a", "a")])
+    assert sorted(timed) == ["a", "b"]
+    # a: 1,000 turns/s, b: 200; three seats of a, one of b: (3/1000 + 1/200) / 4 s a turn
+    assert abs(rate - 4 / (3 / 1000 + 1 / 200)) < 1e-9

@@ -8,6 +8,12 @@ fast, ``repeat`` times), and ``vs_reference`` is the median of the rounds' own
 ratios, so a slow minute slows both sides of the ratio it lands in.
 ``reference_games=0`` skips the (slow) reference engine: the rows then carry
 no reference and no ``vs_reference``.
+
+The mixed field (every fair built-in strategy) is set against two figures:
+the default field (``vs_simple_field``: what a field of heuristic bots costs
+beside the default one) and its own bots each in a field of its own
+(``vs_own_fields``, in turns/s, :func:`alone_turn_rate`: what mixing them in
+one kernel costs).
 """
 from __future__ import annotations
 
@@ -111,6 +117,24 @@ def paired_rates(players: int, games: int, reference_games: int, repeat: int,
     return statistics.median(refs), statistics.median(fasts), statistics.median(ratios)
 
 
+def alone_turn_rate(players: int, games: int, repeat: int, tables: list[tuple[str, ...]],
+                    game: str = DEFAULT_GAME) -> float:
+    """The turns/s ``tables`` would reach if a seat cost what it costs in a field of its own
+    strategy alone: each strategy's own field is timed (its own kernel) and its turns counted,
+    and a turn of the tables costs the mean over their seats of a turn of each seat's own field.
+
+    Turns, not games: bots that meet other bots play longer or shorter games (a Baumeister
+    table of first, random and heuristic bidders runs a third more turns than any of them
+    alone), and that is the field, not what mixing costs. The mixed field's turns/s against
+    this is what one kernel holding many bots, and their dispatch, costs."""
+    seats = [s for t in tables for s in t]
+    cost = {}
+    for s in sorted(set(seats)):
+        own = [(s,) * players]
+        cost[s] = 1.0 / (fast_rate(players, 1, games, repeat, own, game) * turns_per_game(players, game, tables=own))
+    return len(seats) / sum(cost[s] for s in seats)
+
+
 def turns_per_game(players: int, game: str = DEFAULT_GAME, games: int = 2000,
                    tables: list[tuple[str, ...]] | None = None) -> float:
     """Mean turns of a game of the default field, or of ``tables`` in equal
@@ -197,11 +221,12 @@ def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = Tr
     tables = mixed_tables(spec.max_players, game)
     if len(tables) > 1 or tables and len(set(tables[0])) > 1:
         mixed = fast_rate(spec.max_players, 1, games, repeat, tables, game)
+        mixed_turns = mixed * turns_per_game(spec.max_players, game, tables=tables)
         rows.append({"game": game, "engine": "fast", "players": spec.max_players, "threads": 1,
-                     "games_per_s": mixed,
-                     "turns_per_s": mixed * turns_per_game(spec.max_players, game, tables=tables),
+                     "games_per_s": mixed, "turns_per_s": mixed_turns,
                      "field": "mixed: " + " | ".join(",".join(t) for t in tables),
-                     "vs_simple_field": mixed / one})
+                     "vs_simple_field": mixed / one,
+                     "vs_own_fields": mixed_turns / alone_turn_rate(spec.max_players, games, repeat, tables, game)})
 
     # start-up and memory belong to what `zsim simulate` runs by default:
     # the simple field, four players, all threads
@@ -239,7 +264,8 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
         if "vs_one_thread" in r:
             note = f"  {r['vs_one_thread']:7.2f}x one thread"
         if "vs_simple_field" in r:
-            note = f"  {r['vs_simple_field']:7.2f}x the {field} field  ({r['field']})"
+            note = (f"  {r['vs_simple_field']:7.2f}x the {field} field, {r['vs_own_fields']:.2f}x its bots "
+                    f"each in a field of its own (turns/s)  ({r['field']})")
         turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
         out.append(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
                    f"{r['games_per_s']:>12,.0f} games/s{turns}{note}")
