@@ -29,19 +29,23 @@ worth over the cards it does not know (of the announced type, once
 announced). Other seats' outlooks count only the cards this seat knows they
 hold. ``oracle`` = 1 reads the hidden card (the labelled oracle).
 
-No helper writes to the engine's arrays or allocates.
+No helper writes to the engine's arrays or allocates. The helpers a money
+decision runs on every bid (the outlook, the worths, the rate, the limit)
+are inlined into :func:`heuristic_nb`: as calls, each passed a dozen arrays
+word by word, and the pushing cost more than the judgement
+(docs/performance.md). The rest stay kernels of their own.
 """
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.rows_nb import fits_at_nb, open_range_nb
-from zsim.jit import hot
+from zsim.jit import hot, hot_inline
 
 #: a die's mean income (faces 1..5, S pays nothing)
 DIE_MEAN = 15.0 / 6.0
 
 
-@hot
+@hot_inline
 def turns_left_nb(pub):
     """Normal turns likely left: about twice the smaller stack, at most both stacks."""
     a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
@@ -50,7 +54,7 @@ def turns_left_nb(pub):
     return float(min(a + b, 2 * min(a, b) + 1))
 
 
-@hot
+@hot_inline
 def mean_value_nb(deck, n_cards):
     total = 0
     for c in range(1, n_cards + 1):
@@ -58,7 +62,7 @@ def mean_value_nb(deck, n_cards):
     return total / max(1, n_cards)
 
 
-@hot
+@hot_inline
 def built_value_nb(s, rows, city, deck):
     """The values of the cards in seat ``s``'s row."""
     total = 0
@@ -71,7 +75,7 @@ def built_value_nb(s, rows, city, deck):
     return total
 
 
-@hot
+@hot_inline
 def room_nb(s, final, rows, city, deck):
     """Bit t set where a card of type t fits somewhere in seat ``s``'s row now (only the bits of
     types a card has are ever read, so types the deck lacks need no masking)."""
@@ -82,7 +86,7 @@ def room_nb(s, final, rows, city, deck):
     return room
 
 
-@hot
+@hot_inline
 def outlook_nb(s, viewer, loc, known, rows, city, st, pub, deck):
     """(room, halls, corners, corner values, turns left for ``s``) as ``viewer`` sees them.
 
@@ -127,7 +131,7 @@ def outlook_nb(s, viewer, loc, known, rows, city, st, pub, deck):
     return room, halls, corners, cvals, mine
 
 
-@hot
+@hot_inline
 def worth_nb(t, v, coins, room, halls, corners, cvals, mine, gate, rules):
     """What a card of type ``t``, value ``v``, ``coins`` is worth to a city with this outlook."""
     if t == K.HALL and halls >= 1:
@@ -151,13 +155,13 @@ def worth_nb(t, v, coins, room, halls, corners, cvals, mine, gate, rules):
     return w
 
 
-@hot
+@hot_inline
 def card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck):
     return worth_nb(deck[c, K.D_TYPE], deck[c, K.D_VALUE], deck[c, K.D_COINS], room, halls, corners, cvals,
                     mine, gate, rules)
 
 
-@hot
+@hot_inline
 def unknown_worth_nb(viewer, kind, room, halls, corners, cvals, mine, gate, known, rules, deck, n_cards):
     """The mean worth of the cards ``viewer`` does not know, of type ``kind`` (-1: any type)."""
     total = 0.0
@@ -174,7 +178,7 @@ def unknown_worth_nb(viewer, kind, room, halls, corners, cvals, mine, gate, know
     return total / count
 
 
-@hot
+@hot_inline
 def rate_nb(s, rate, adaptive, spend, city, st, pub, deck):
     """Thaler per point: ``rate``, or the seat's expected money over the points it expects to buy."""
     if adaptive == 0:
@@ -186,7 +190,7 @@ def rate_nb(s, rate, adaptive, spend, city, st, pub, deck):
     return spend * money / (cards * mean_value_nb(deck, pub[K.PUB_N]))
 
 
-@hot
+@hot_inline
 def limit_nb(s, worth, r, reserve, st):
     """The most the seat bids for ``worth`` points: whole Thaler, within its purse less ``reserve``."""
     if worth <= 0.0:
@@ -194,7 +198,7 @@ def limit_nb(s, worth, r, reserve, st):
     return int(min(worth * r, float(st[s, K.ST_MONEY] - reserve)))
 
 
-@hot
+@hot_inline
 def auction_worth_nb(s, oracle, gate, loc, known, rows, city, st, pub, deck, rules):
     """The card on auction's worth to seat ``s``: the card itself when it may know it, else the
     expectation over the cards it does not know (of the announced type once announced)."""
