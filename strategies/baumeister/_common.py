@@ -87,12 +87,19 @@ def room_nb(s, final, rows, city, deck):
 
 
 @hot_inline
+def corner_bit_nb(c, deck):
+    """Corner tower ``c``'s bit in an outlook's corner values (bit = its value)."""
+    return 1 << min(deck[c, K.D_VALUE], 62)
+
+
+@hot_inline
 def outlook_nb(s, viewer, loc, known, rows, city, st, pub, deck):
     """(room, halls, corners, corner values, turns left for ``s``) as ``viewer`` sees them.
 
-    A seat's own outlook reads its hand list and its row (every built card is public); a
-    rival's walks the cards and counts those ``viewer`` knows to be in that rival's hand or
-    row, since a fair bot reads no other seat's hand list."""
+    A seat's own outlook reads its hand list and the corner towers closing its row's ends
+    (the only places a built one can stand); a rival's walks the cards and counts those
+    ``viewer`` knows to be in that rival's hand or row, since a fair bot reads no other
+    seat's hand list."""
     halls = city[s, K.C_HALLS]
     corners = city[s, K.C_CORNERS]
     cvals = 0
@@ -101,15 +108,15 @@ def outlook_nb(s, viewer, loc, known, rows, city, st, pub, deck):
             c = st[s, j]
             t = deck[c, K.D_TYPE]
             if t == K.CORNER:
-                cvals |= 1 << min(deck[c, K.D_VALUE], 62)
+                cvals |= corner_bit_nb(c, deck)
                 corners += 1
             elif t == K.HALL:
                 halls += 1
-        if city[s, K.C_CORNERS] > 0:
-            for p in range(city[s, K.C_LEFT], city[s, K.C_RIGHT] + 1):
-                c = rows[s, p]
-                if c != 0 and deck[c, K.D_TYPE] == K.CORNER:
-                    cvals |= 1 << min(deck[c, K.D_VALUE], 62)
+        # a built corner tower closes an end of the row, and only one can stand there
+        if city[s, K.C_CLOSED_L] != 0:
+            cvals |= corner_bit_nb(rows[s, city[s, K.C_CLOSED_L]], deck)
+        if city[s, K.C_CLOSED_R] != 0:
+            cvals |= corner_bit_nb(rows[s, city[s, K.C_CLOSED_R]], deck)
     else:
         hand = K.L_HAND + s
         cty = K.L_CITY + s
@@ -121,7 +128,7 @@ def outlook_nb(s, viewer, loc, known, rows, city, st, pub, deck):
                 continue
             t = deck[c, K.D_TYPE]
             if t == K.CORNER:
-                cvals |= 1 << min(deck[c, K.D_VALUE], 62)
+                cvals |= corner_bit_nb(c, deck)
                 if at == hand:
                     corners += 1
             elif t == K.HALL and at == hand:
