@@ -34,6 +34,7 @@ def test_bench_text_names_the_ratios():
                                       "--reference-games", "3", "--no-startup"])
     assert result.exit_code == 0, result.output
     assert "x reference" in result.output and "games/s" in result.output
+    assert "decisions/s" in result.output and "decisions a game" in result.output
 
 
 def test_bench_scaling_rows():
@@ -71,6 +72,17 @@ def test_bench_takes_a_game_and_reports_turns():
     fast_one = [r for r in rows if r["engine"] == "fast" and r["threads"] == 1
                 and r["field"] == game.strategies.default]
     assert len(fast_one) == 2 and all(r["vs_reference"] > 0 for r in fast_one)
+    # decisions/s: every row of the default field, the reference's too, at its player count's
+    # decisions a game (counted on the 3 reference games); the mixed field has none
+    per_game = {}
+    for r in rows:
+        if r["field"] != game.strategies.default:
+            assert "decisions_per_s" not in r
+            continue
+        assert r["decisions_per_game"] > 0
+        assert r["decisions_per_s"] == r["games_per_s"] * r["decisions_per_game"]
+        assert per_game.setdefault(r["players"], r["decisions_per_game"]) == r["decisions_per_game"]
+    assert set(per_game) == {game.min_players, game.max_players}
 
 
 def test_reference_ratio_is_the_median_of_alternating_rounds(monkeypatch):

@@ -9,6 +9,13 @@ ratios, so a slow minute slows both sides of the ratio it lands in.
 ``reference_games=0`` skips the (slow) reference engine: the rows then carry
 no reference and no ``vs_reference``.
 
+Besides games/s, each row of the default field carries turns/s and, where the
+reference engine ran, decisions/s: games/s times the mean number of times a
+game asks a seat's strategy to choose (:func:`decisions_per_game`, counted by
+the reference engine over the games it was timed on; the fast engine makes the
+same decisions game by game). A game with longer or busier games shows it there,
+not in games/s.
+
 The mixed field (every fair built-in strategy) is set against two figures:
 the default field (``vs_simple_field``: what a field of heuristic bots costs
 beside the default one) and its own bots each in a field of its own
@@ -117,6 +124,18 @@ def paired_rates(players: int, games: int, reference_games: int, repeat: int,
     return statistics.median(refs), statistics.median(fasts), statistics.median(ratios)
 
 
+def decisions_per_game(players: int, games: int, game: str = DEFAULT_GAME) -> float:
+    """Mean number of times a game of the default field asks a seat's strategy to choose,
+    counted by the reference engine over the games ``paired_rates`` times it on (games
+    0..``games``-1 of seed 1). Zahltag asks every seat still in for each adjustment and
+    each bid; Zahlemann asks at every play from the hand (a lone matching card too), every
+    drawn match and every bonus play; Baumeister asks only where there is more than one
+    option (decisions/s = games/s x this)."""
+    spec = get_game(game)
+    m = Matchup(players, (spec.strategies.default,) * players, game=game)
+    return sum(spec.reference_decisions(m, 1, g) for g in range(games)) / games
+
+
 def alone_turn_rate(players: int, games: int, repeat: int, tables: list[tuple[str, ...]],
                     game: str = DEFAULT_GAME) -> float:
     """The turns/s ``tables`` would reach if a seat cost what it costs in a field of its own
@@ -202,21 +221,28 @@ def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = Tr
     rows: list[dict] = []
     for players in (spec.min_players, spec.max_players):
         turns = turns_per_game(players, game)
+        decisions = decisions_per_game(players, reference_games, game) if reference_games else None
+
+        def rates(per_s: float) -> dict:
+            out = {"games_per_s": per_s, "turns_per_s": per_s * turns}
+            if decisions is not None:
+                out.update(decisions_per_s=per_s * decisions, decisions_per_game=decisions)
+            return out
+
         if reference_games:
             ref, one, paired = paired_rates(players, games, reference_games, repeat, game)
             rows.append({"game": game, "engine": "reference", "players": players, "threads": 1,
-                         "games_per_s": ref, "turns_per_s": ref * turns, "field": field})
+                         **rates(ref), "field": field})
         else:
             one = fast_rate(players, 1, games, repeat, game=game)
-        rows.append({"game": game, "engine": "fast", "players": players, "threads": 1, "games_per_s": one,
-                     "turns_per_s": one * turns, "field": field})
+        rows.append({"game": game, "engine": "fast", "players": players, "threads": 1, **rates(one),
+                     "field": field})
         if reference_games:
             rows[-1]["vs_reference"] = paired
         if all_threads > 1:
             many = fast_rate(players, all_threads, games, repeat, game=game)
             rows.append({"game": game, "engine": "fast", "players": players, "threads": all_threads,
-                         "games_per_s": many, "turns_per_s": many * turns, "field": field,
-                         "vs_one_thread": many / one})
+                         **rates(many), "field": field, "vs_one_thread": many / one})
     # the mixed field: every fair built-in once, in tables of the most players
     tables = mixed_tables(spec.max_players, game)
     if len(tables) > 1 or tables and len(set(tables[0])) > 1:
@@ -257,6 +283,10 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
                  if reference_games else "skipped (--reference-games 0)")
     out = [f"{spec.title}; field: {field} in every seat; medians of {repeat} runs of {games:,} "
            f"games (reference: {reference})"]
+    counted = {r["players"]: r["decisions_per_game"] for r in rows if "decisions_per_game" in r}
+    if counted:
+        out.append("decisions a game (a seat's strategy asked to choose; counted by the reference "
+                   "engine over its games): " + ", ".join(f"{d:,.1f} at {p}p" for p, d in counted.items()))
     for r in rows:
         note = ""
         if "vs_reference" in r:
@@ -267,6 +297,8 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
             note = (f"  {r['vs_simple_field']:7.2f}x the {field} field, {r['vs_own_fields']:.2f}x its bots "
                     f"each in a field of its own (turns/s)  ({r['field']})")
         turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
+        if "decisions_per_s" in r:
+            turns += f" {r['decisions_per_s']:>14,.0f} decisions/s"
         out.append(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "
                    f"{r['games_per_s']:>12,.0f} games/s{turns}{note}")
     last = _default_run(rows, spec)

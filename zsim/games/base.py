@@ -179,6 +179,11 @@ class Game(ABC):
         """One game played by the reference engine, as (seat row [P, S], game row [G])
         with the fast engine's columns (the conformance suite compares them)."""
 
+    @abstractmethod
+    def reference_decisions(self, matchup, seed: int, game: int) -> int:
+        """How many times the reference engine asks a seat's strategy to choose in that game
+        (``zsim bench``'s decisions/s; both engines make the same decisions game by game)."""
+
     def __repr__(self) -> str:
         return f"<zsim game {self.name}>"
 

@@ -87,6 +87,7 @@ class Result:
     game: dict = field(default_factory=dict)     # column -> value
     sales: list = field(default_factory=list)    # (turn, card, stack, winner, price, auctioneer)
     events: list = field(default_factory=list)
+    decisions: int = 0   # times a seat's strategy was asked: choices of one option are not asked
 
     def seat_rows(self) -> list[dict]:
         return [{c: self.seat[c][s] for c in SEAT_COLUMNS} for s in range(self.players)]
@@ -107,6 +108,7 @@ class Game(Recording):
                  strategies=(), record: bool = False, referee=None):
         rules.validate(players)
         self.n, self.rules, self.deck, self.chance, self.decider = players, rules, deck, chance, decider
+        self.decisions = 0          # times a seat's strategy is asked (a lone option is not)
         self.seed, self.game_index, self.strategies = seed, game_index, list(strategies)
         self.record, self.referee = record or referee is not None, referee
         self.events: list[dict] = []
@@ -151,11 +153,13 @@ class Game(Recording):
             if kind != S.BID and low == high:
                 return low
             choice = self.decider.decide(self, seat, kind, options)
+            self.decisions += 1
             ok = type(choice) is int and (low <= choice <= high or (choice == 0 and kind in (S.BID, S.OFFER)))
         else:
             if len(options) == 1:
                 return options[0]
             choice = self.decider.decide(self, seat, kind, options)
+            self.decisions += 1
             ok = choice in options
         if not ok:
             raise RuleError(f"seat {seat} chose {choice!r} for {kind}, not one of {options}")
@@ -484,7 +488,7 @@ class Game(Recording):
                 **{k: [sc[k] for sc in scores] for k in ("built", "middle", "churches", "corners")},
                 "complete": [int(sc["complete"]) for sc in scores], **self.st}
         game = {"turns": self.turn_no, "end_reason": reason, **self.g}
-        return Result(self.n, seat, game, self.sales, self.events)
+        return Result(self.n, seat, game, self.sales, self.events, self.decisions)
 
 
 def play_game(players: int, rules: Rules, strategies: list[str], seed: int, game_index: int,

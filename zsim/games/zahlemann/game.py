@@ -82,10 +82,9 @@ class Zahlemann(PackagedGame):
             yield play_reference_game(matchup.players, matchup.rules, list(matchup.strategies), seed, g,
                                       record=True).events
 
-    def reference_rows(self, matchup, seed: int, game: int):
+    def _reference_game(self, matchup, seed: int, game: int):
         """The reference engine's game; its own Python strategies play where every seat is one of
         :attr:`reference_strategies`, else the registered kernels decide (KernelDecider)."""
-        from zsim.games.zahlemann.fast import reference_rows
         from zsim.games.zahlemann.kernel_decider import play_reference_game
         from zsim.games.zahlemann.reference import play_game
         from zsim.strategy_registry import spec_values
@@ -96,8 +95,16 @@ class Zahlemann(PackagedGame):
                           forget=[v[0] for _, v in seats])
         else:
             r = play_reference_game(matchup.players, matchup.rules, list(matchup.strategies), seed, game)
-        seat, row = reference_rows(r)
+        return r
+
+    def reference_rows(self, matchup, seed: int, game: int):
+        from zsim.games.zahlemann.fast import reference_rows
+
+        seat, row = reference_rows(self._reference_game(matchup, seed, game))
         return np.asarray(seat), np.asarray(row)
+
+    def reference_decisions(self, matchup, seed: int, game: int) -> int:
+        return self._reference_game(matchup, seed, game).decisions
 
 
 GAME = Zahlemann()

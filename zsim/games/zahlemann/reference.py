@@ -127,6 +127,7 @@ class Result:
     hand_passes: int
     bank: list | None      # change=bank with coins: the bank's net stock change per denomination
     events: list = field(default_factory=list)
+    decisions: int = 0     # times a seat's strategy was asked (zsim bench's decisions/s)
 
     def seat_rows(self) -> list[dict]:
         """One dict per seat, keyed by :data:`SEAT_COLUMNS`."""
@@ -161,6 +162,7 @@ class Game(Recording):
                  game_index=0, strategies=(), record: bool = False, referee=None):
         rules.validate(players)
         self.n, self.rules, self.chance, self.decider = players, rules, chance, decider
+        self.decisions = 0                     # times a seat's strategy is asked
         self.forget = [0.0] * players if forget is None else [float(f) for f in forget]
         if len(self.forget) != players:
             raise ValueError(f"{players} players need {players} forget values, got {len(self.forget)}")
@@ -199,6 +201,7 @@ class Game(Recording):
         return (seat + 1) % self.n
 
     def ask(self, seat: int, kind: str, options: tuple):
+        self.decisions += 1
         choice = self.decider.decide(self, seat, kind, options)
         if choice not in options:
             shown = ", ".join(o if isinstance(o, str) else C.code(o) for o in options)
@@ -419,7 +422,7 @@ class Game(Recording):
             reshuffles=self.reshuffles, end_reason=reason, change_shortfall=sum(self.st["shortfall"]),
             bonus_plays=self.bonus_plays, skips=self.skips, hand_passes=self.hand_passes,
             bank=list(self.bank) if self.rules.change == "bank" and not self.total_money else None,
-            events=self.events)
+            events=self.events, decisions=self.decisions)
 
 
 # ------------------------------------------------------------------ fresh games

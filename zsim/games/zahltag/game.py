@@ -127,10 +127,16 @@ class Zahltag(Game):
         from zsim.games.zahltag.replay import play_by_play
         return play_by_play(events)
 
-    def reference_rows(self, matchup, seed: int, game: int):
+    def _reference_game(self, matchup, seed: int, game: int):
         from zsim.games.zahltag.reference import play_reference
-        r = play_reference(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies), seed, game)
+        return play_reference(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies), seed, game)
+
+    def reference_rows(self, matchup, seed: int, game: int):
+        r = self._reference_game(matchup, seed, game)
         return np.asarray(r.seat_stats), np.asarray(r.game_stats)
+
+    def reference_decisions(self, matchup, seed: int, game: int) -> int:
+        return self._reference_game(matchup, seed, game).decisions
 
 
 GAME = Zahltag()

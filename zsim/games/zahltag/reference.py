@@ -78,6 +78,7 @@ class RefResult:
     seat_stats: np.ndarray   # int64 [players, N_SEAT_STATS]
     game_stats: np.ndarray   # int64 [N_GAME_STATS]
     events: list
+    decisions: int = 0       # times a seat's strategy was asked (setup, adjustments, bids)
 
 
 class Game:
@@ -87,6 +88,7 @@ class Game:
                  game_index: int = 0, strategies=(), money=None, record: bool = False):
         self.rules, self.chance, self.decider, self.record = rules, chance, decider, record
         self.n = players
+        self.decisions = 0               # times a seat's strategy is asked (zsim bench's decisions/s)
         self.job_needs = [[int(v) for v in row] for row in deck.needs]
         self.jobs_json = deck.job_dict()
         self.seed, self.game_index, self.strategies = seed, game_index, list(strategies)
@@ -213,6 +215,7 @@ class Game:
         for round_no in range(1, self.rules.setup_rounds + 1):
             for player in self.players:
                 code = self.decider.setup_action(self, player.seat, round_no)
+                self.decisions += 1
                 self.adjust(player, code, setup=True)
                 self.emit("setup", seat=player.seat, round=round_no, action=action_json(code))
 
@@ -237,6 +240,7 @@ class Game:
     def adjust_workers(self, player: Player) -> None:
         """Step 2: one adjustment, then (variant) the penalty for owning over the cap."""
         code = self.decider.adjust_action(self, player.seat)
+        self.decisions += 1
         self.adjust(player, code, setup=False)
         self.emit("adjust", seat=player.seat, action=action_json(code))
         excess = player.owned() - self.rules.card_cap
@@ -298,6 +302,7 @@ class Game:
         self.jobs_since_payday += 1
         self.last_was_payday = False
         bids = list(self.decider.bids(self, job))
+        self.decisions += len(self.active())     # every seat still in is asked for its bid
         for player in self.players:
             if len(bids) != self.n or not self.bid_is_legal(player, job, bids[player.seat]):
                 raise ValueError(f"illegal bids {bids} for {card_code(job)}")
@@ -408,7 +413,7 @@ class Game:
             row[K.S_FINAL_CARDS], row[K.S_FINAL_TABLE] = p.owned(), p.table()
             row[K.S_BID_SUM] = p.bid_sum
             row[K.S_BID_HIST:K.S_BID_HIST + K.BID_BINS] = p.bid_hist
-        return RefResult(seat_stats, np.asarray(self.game_stats, dtype=np.int64), self.events)
+        return RefResult(seat_stats, np.asarray(self.game_stats, dtype=np.int64), self.events, self.decisions)
 
 
 # ------------------------------------------------------------------ fresh games
