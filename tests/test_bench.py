@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from zsim.cli import cli
@@ -129,3 +130,51 @@ def test_alone_turn_rate_weighs_every_seat_by_its_own_fields_turn(monkeypatch):
     assert sorted(timed) == ["a", "b"]
     # a: 1,000 turns/s, b: 200; three seats of a, one of b: (3/1000 + 1/200) / 4 s a turn
     assert abs(rate - 4 / (3 / 1000 + 1 / 200)) < 1e-9
+
+
+def test_the_numba_floor_is_timed_on_a_kernel_from_its_cache():
+    """The floor under a warm start: the script's first run compiles its kernel, every
+    timed run loads it from the script's own cache (a compile would not be a floor)."""
+    import os
+
+    from zsim._bench import NumbaFloor
+
+    floor = NumbaFloor()
+    try:
+        assert floor.run() == "cached"
+        assert floor.time() > 0
+        floor.env["NUMBA_CACHE_DIR"] = os.path.join(os.path.dirname(floor.script), "empty")
+        with pytest.raises(RuntimeError, match="compiled"):     # an empty cache: not a floor
+            floor.time()
+    finally:
+        floor.close()
+    assert not os.path.exists(floor.script)
+
+
+def test_warm_start_alternates_with_the_floor(monkeypatch):
+    """Warm `zsim simulate` runs and floor runs alternate, so their medians share minutes."""
+    from zsim import _bench
+
+    order = []
+    warm = iter([1.0, 1.0, 5.0, 1.2, 0.9])   # cold start, the untimed warm-up, then 3 timed runs
+
+    def fake_zsim(args, env=None):
+        order.append("cold" if env else "zsim")
+        return next(warm)
+
+    class FakeFloor:
+        def __init__(self):
+            self.times = iter([0.5, 0.7, 0.6])
+
+        def time(self):
+            order.append("floor")
+            return next(self.times)
+
+        def close(self):
+            order.append("closed")
+
+    monkeypatch.setattr(_bench, "_zsim", fake_zsim)
+    monkeypatch.setattr(_bench, "NumbaFloor", FakeFloor)
+    got = _bench.startup_times(3, "zahltag")
+    assert order == ["cold", "zsim"] + ["zsim", "floor"] * 3 + ["closed"]
+    assert got == {"cold_start_s": 1.0, "warm_simulate_1000_s": 1.2, "numba_floor_s": 0.6}

@@ -177,16 +177,77 @@ def _zsim(args: list[str], env: dict | None = None) -> float:
     return time.perf_counter() - t0
 
 
+#: the least a numba program pays to start: import numba, load one cached kernel, call it
+#: (scipy's BLAS held off as zsim._cache holds it off); prints whether the kernel came from the cache
+_FLOOR = """
+import sys
+sys.modules["scipy.linalg.cython_blas"] = None
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def total(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+total(np.arange(1000))
+print("cached" if total.stats.cache_hits else "compiled")
+"""
+
+
+class NumbaFloor:
+    """A one-kernel numba script in a folder of its own, with its own kernel cache:
+    :meth:`time` runs it warm, in seconds (the floor under any numba tool's warm start)."""
+
+    def __init__(self):
+        self._dir = tempfile.TemporaryDirectory()
+        self.script = os.path.join(self._dir.name, "floor.py")
+        with open(self.script, "w") as f:
+            f.write(_FLOOR)
+        self.env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(self._dir.name, "cache"))
+        self.run()                   # compiles and caches the kernel
+
+    def run(self) -> str:
+        done = subprocess.run([sys.executable, self.script], env=self.env, check=True,
+                              capture_output=True, text=True)
+        return done.stdout.strip()
+
+    def time(self) -> float:
+        t0 = time.perf_counter()
+        how = self.run()
+        spent = time.perf_counter() - t0
+        if how != "cached":
+            raise RuntimeError(f"the floor script's kernel was {how}, not loaded from its cache")
+        return spent
+
+    def close(self) -> None:
+        self._dir.cleanup()
+
+
 def startup_times(repeat: int, game: str = DEFAULT_GAME) -> dict:
     """Cold start (empty kernel cache: compile the game's kernels) and warm start
-    (``zsim simulate --game G --games 1000`` with the cache filled), in seconds."""
+    (``zsim simulate --game G --games 1000`` with the cache filled), in seconds; the warm
+    start alternates with a one-kernel numba script's (:class:`NumbaFloor`), so the two
+    medians, ``warm_simulate_1000_s`` and ``numba_floor_s``, come from the same minutes."""
     args = ["simulate", "--game", game, "--games", "1000"]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, ZSIM_CACHE_DIR=cache)
         cold = _zsim(args, env)
     _zsim(args)
-    warm = statistics.median(_zsim(args) for _ in range(repeat))
-    return {"cold_start_s": cold, "warm_simulate_1000_s": warm}
+    floor = NumbaFloor()
+    warm, floors = [], []
+    try:
+        for _ in range(repeat):
+            warm.append(_zsim(args))
+            floors.append(floor.time())
+    finally:
+        floor.close()
+    return {"cold_start_s": cold, "warm_simulate_1000_s": statistics.median(warm),
+            "numba_floor_s": statistics.median(floors)}
 
 
 _RSS_PROBE = """
@@ -305,7 +366,8 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
     if "cold_start_s" in last:
         out.append(f"cold start (compiling {game}'s kernels): {last['cold_start_s']:.1f} s; "
                    f"warm `zsim simulate --game {game} --games 1000`: "
-                   f"{last['warm_simulate_1000_s']:.2f} s")
+                   f"{last['warm_simulate_1000_s']:.2f} s (a one-kernel numba script, the floor "
+                   f"under any numba tool's warm start: {last['numba_floor_s']:.2f} s)")
     if "peak_rss_mb" in last:
         out.append(f"peak RSS of `zsim simulate --games {last['peak_rss_games']}`: "
                    f"{last['peak_rss_mb']:.0f} MB; with --out DIR (a run folder): "
