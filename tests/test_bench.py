@@ -178,3 +178,24 @@ def test_warm_start_alternates_with_the_floor(monkeypatch):
     got = _bench.startup_times(3, "zahltag")
     assert order == ["cold", "zsim"] + ["zsim", "floor"] * 3 + ["closed"]
     assert got == {"cold_start_s": 1.0, "warm_simulate_1000_s": 1.2, "numba_floor_s": 0.6}
+
+
+def test_thread_scaling_is_the_median_of_alternating_rounds(monkeypatch):
+    """One thread, then all, in each round; the scaling reported is the median of the
+    rounds' own ratios (a neighbour on a core for a minute moves one round, not a side)."""
+    from zsim import _bench
+
+    order = []
+    monkeypatch.setattr(_bench, "_fast_runner",
+                        lambda players, threads, *a: (lambda: order.append(threads), 1))
+    rates = {1: iter([100.0, 50.0, 100.0]), 2: iter([190.0, 180.0, 120.0])}
+
+    def fake_rate(fn, games, repeat):
+        fn()
+        return next(rates[order[-1]])
+
+    monkeypatch.setattr(_bench, "_median_rate", fake_rate)
+    many, ratio = _bench.thread_scaling(4, 2, 1000, 3)
+    assert order == [1, 2] * 3
+    assert many == 180.0
+    assert ratio == 1.9            # rounds 1.9x, 3.6x, 1.2x; the ratio of the medians would be 1.8x

@@ -5,7 +5,8 @@ thread counts measured in the same process, so a noisy shared machine moves
 both sides of a ratio together.  The ratio to the reference engine goes one
 step further: the two engines are timed in alternating rounds (reference, then
 fast, ``repeat`` times), and ``vs_reference`` is the median of the rounds' own
-ratios, so a slow minute slows both sides of the ratio it lands in.
+ratios, so a slow minute slows both sides of the ratio it lands in.  The same
+holds for ``vs_one_thread``: all threads and one alternate (:func:`thread_scaling`).
 ``reference_games=0`` skips the (slow) reference engine: the rows then carry
 no reference and no ``vs_reference``.
 
@@ -90,6 +91,22 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     """Games/s of the fast engine; with several ``tables`` their games split evenly."""
     run, played = _fast_runner(players, threads, games, tables, game)
     return _median_rate(run, played, repeat)
+
+
+def thread_scaling(players: int, threads: int, games: int, repeat: int,
+                   game: str = DEFAULT_GAME) -> tuple[float, float]:
+    """All ``threads`` against one, timed in ``repeat`` alternating rounds (one thread,
+    then all): the median games/s on all threads and the median of the rounds' ratios,
+    so that a neighbour taking a core for a minute moves both sides of the ratio it
+    lands in."""
+    one, played_one = _fast_runner(players, 1, games, None, game)
+    many, played_many = _fast_runner(players, threads, games, None, game)
+    rates, ratios = [], []
+    for _ in range(max(1, repeat)):
+        alone = _median_rate(one, played_one, 1)
+        rates.append(_median_rate(many, played_many, 1))
+        ratios.append(rates[-1] / alone)
+    return statistics.median(rates), statistics.median(ratios)
 
 
 def _reference_runner(players: int, games: int, game: str):
@@ -301,9 +318,9 @@ def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = Tr
         if reference_games:
             rows[-1]["vs_reference"] = paired
         if all_threads > 1:
-            many = fast_rate(players, all_threads, games, repeat, game=game)
+            many, scaling = thread_scaling(players, all_threads, games, repeat, game)
             rows.append({"game": game, "engine": "fast", "players": players, "threads": all_threads,
-                         **rates(many), "field": field, "vs_one_thread": many / one})
+                         **rates(many), "field": field, "vs_one_thread": scaling})
     # the mixed field: every fair built-in once, in tables of the most players
     tables = mixed_tables(spec.max_players, game)
     if len(tables) > 1 or tables and len(set(tables[0])) > 1:
