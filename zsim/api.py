@@ -466,10 +466,12 @@ def bench(*, game: str = "zahltag", games: int = 200_000, repeat: int = 5, refer
           startup: bool = True, memory_games: int = 0, scaling: bool = False,
           workers: int | None = None) -> BenchResult:
     """Games per second of ``game``'s fast engine on one thread and on all,
-    against its reference engine (``zsim bench``); medians over ``repeat``
-    runs, the reference ratio as the median of alternating rounds' own
-    ratios. ``startup`` also times a cold start and a warm ``zsim simulate
-    --games 1000``; ``memory_games`` reports peak memory; ``scaling``
+    against its reference engine (``zsim bench``), with turns/s and
+    decisions/s; medians over ``repeat`` runs, the reference ratio and the
+    thread scaling as the medians of alternating rounds' own ratios.
+    ``startup`` also times a cold start and a warm ``zsim simulate --games
+    1000`` (alternating with a one-kernel numba script's warm start, the
+    floor beneath it); ``memory_games`` reports peak memory; ``scaling``
     measures games/s against threads and dask ``workers`` instead.
 
     Example:
