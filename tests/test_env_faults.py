@@ -232,7 +232,7 @@ def test_truncated_cache_indexes_are_compiled_afresh(healthy_cache, tmp_path):
     root = damaged_copy(healthy_cache, tmp_path)
     # every index but the game loop's own: rebuilding that one is a full
     # compile (~45 s), and its loader is the same code as every other's
-    cut = [p for p in root.rglob("*.nbi") if "play_batch_nb" not in p.name]
+    cut = [p for p in root.rglob("*.nbi") if "play_blocks_nb" not in p.name]
     assert any("fold_nb" in p.name for p in cut)          # a kernel `simulate` loads
     for index in cut:
         data = index.read_bytes()
@@ -243,7 +243,7 @@ def test_truncated_cache_indexes_are_compiled_afresh(healthy_cache, tmp_path):
 def test_garbled_cache_data_is_compiled_afresh(healthy_cache, tmp_path):
     root = damaged_copy(healthy_cache, tmp_path)
     # every data file but the game loop's own (as above)
-    garbled = [p for p in root.rglob("*.nbc") if "play_batch_nb" not in p.name]
+    garbled = [p for p in root.rglob("*.nbc") if "play_blocks_nb" not in p.name]
     assert any("fold_nb" in p.name for p in garbled)      # a kernel `simulate` loads
     for path in garbled:
         path.write_bytes(b"\x80\x05not a pickle" + bytes(range(256)))

@@ -45,11 +45,11 @@ def _simulate_exact(background, game):
 #: process prints its cache hits for the roster's batch kernel
 _LOAD = """
 import numpy as np
-from zsim.games.zahlemann.batch_nb import play_batch_nb
+from zsim.games.zahlemann.batch_nb import play_blocks_nb
 from zsim.runner import Matchup, play_chunk
 play_chunk(Matchup(2, ("first", "first"), game="zahlemann"), 3, 0, 50)
-hits = sum(n for sig, n in play_batch_nb.stats.cache_hits.items() if "Roster(zahlemann:" in str(sig))
-misses = sum(n for sig, n in play_batch_nb.stats.cache_misses.items() if "Roster(zahlemann:" in str(sig))
+hits = sum(n for sig, n in play_blocks_nb.stats.cache_hits.items() if "Roster(zahlemann:" in str(sig))
+misses = sum(n for sig, n in play_blocks_nb.stats.cache_misses.items() if "Roster(zahlemann:" in str(sig))
 print(hits, misses)
 """
 

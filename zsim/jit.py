@@ -6,10 +6,12 @@ caller for the whole call, and counting references on each pass of an array
 into a helper cost about 90% of a game's time.  A ``hot`` kernel therefore
 never allocates; it works in arrays its caller prepared.
 
-``cold`` kernels allocate (workspaces, outputs) and drive the hot ones.
+``cold`` kernels allocate (workspaces, outputs) and drive the hot ones;
+``cold_nogil`` ones release the interpreter lock, so that several threads can
+play blocks of games at once (``zsim.blocks``).
 Both are cached on disk (see ``zsim._cache`` for where and why).
 
-``hot``, ``cold`` and ``cold_parallel`` kernels are compiled once per argument
+``hot``, ``cold`` and ``cold_nogil`` kernels are compiled once per argument
 *type*, never per constant.  Plain numba types a constant argument as a
 literal (``ask_nb(seat, K.D_BID, 2, ...)`` is compiled for ``Literal[int](3)``
 and ``Literal[int](2)``), so a kernel called with a different constant at
@@ -47,7 +49,7 @@ def _kernel(**options):
 hot = _kernel(_nrt=False, error_model="numpy")
 hot_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 cold = _kernel()
-cold_parallel = _kernel(parallel=True)
+cold_nogil = _kernel(nogil=True)
 
 
 @intrinsic

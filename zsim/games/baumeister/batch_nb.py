@@ -1,4 +1,5 @@
-"""Many Baumeister games at once: ``prange`` over blocks of games, one workspace per block.
+"""Many Baumeister games at once: blocks of games, one workspace per block, a share of the blocks
+per thread (``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the
@@ -7,28 +8,27 @@ number of threads, the block size or how a run is cut into chunks.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
-from zsim.jit import cold_parallel
+from zsim.jit import cold_nogil
 from zsim.rng import game_key_nb
 
 
-@cold_parallel
-def play_batch_nb(run_seed, first_game, n_games, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
-                  cards_out, block):
-    """Games ``first_game ..`` into ``seat_out[g]`` and ``game_out[g]``; with the per-card log when
+@cold_nogil
+def play_blocks_nb(run_seed, first_game, n_games, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
+                   cards_out, block, b0, b1):
+    """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all) into ``seat_out[g]`` and
+    ``game_out[g]``; with the per-card log when
     ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,
     turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold, where it ended
     (``CE_*``) and whose (-1 in a stack)); an empty ``cards_out`` skips it. One kernel for both, so
     that a run and an analysis of the per-card log share one compile."""
     n_players = strat_ids.shape[0]
     n_cards = deck.shape[0] - 1
-    n_blocks = (n_games + block - 1) // block
     seed = np.uint64(run_seed)
     log = cards_out.shape[0] > 0
-    for b in prange(n_blocks):
+    for b in range(b0, b1):
         ws = new_workspace_nb(n_players, n_cards)
         loc, sold = ws[0], ws[10]
         stop = min(n_games, (b + 1) * block)

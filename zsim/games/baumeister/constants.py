@@ -102,7 +102,7 @@ N_GAME_STATS = len(GAME_COLUMNS)
 END_REASONS = ("stack_empty", "max_turns", "illegal")
 END_STACK, END_TURNS, END_ILLEGAL = range(3)
 
-# the per-card log (batch_nb.play_batch_nb given cards_out): cards_out[g, c, CL_*] for card c = 1..N (row 0 unused).
+# the per-card log (batch_nb.play_blocks_nb given cards_out): cards_out[g, c, CL_*] for card c = 1..N (row 0 unused).
 # The workspace's ``sold`` [N + 1, N_SOLD] holds the first five while a game runs (one store each per
 # sale, in award_nb); the end is read from ``loc`` when the game is over.
 CARD_COLUMNS = ("price", "turn", "buyer", "stack", "times_sold", "end", "owner")

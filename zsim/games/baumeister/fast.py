@@ -9,7 +9,7 @@ from zsim.games.baumeister.rules import Rules
 
 #: games per parallel task inside a chunk
 BLOCK = 32
-#: the per-card log left out (play_batch_nb keeps it only given a row per game)
+#: the per-card log left out (play_blocks_nb keeps it only given a row per game)
 NO_LOG = np.zeros((0, 1, K.N_CARD_LOG), np.int64)
 
 
@@ -37,19 +37,20 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1`` (and the per-card
     log into ``cards_out`` when it has a row per game), with the kernels of ``roster`` (default:
     compiled for the strategies of ``ids``)."""
-    from zsim.games.baumeister.batch_nb import play_batch_nb
+    from zsim.blocks import play_in_blocks
+    from zsim.games.baumeister.batch_nb import play_blocks_nb
     from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
     from zsim.roster import compiled_for, roster_of
 
     roster = roster_of("baumeister", ids, roster)
     rules_a, deck_a = rules_array(rules), deck.arrays()
     if not compiled_for(play_game_nb, roster):
-        # compile the game kernel alone first: faster than inside prange
+        # compile the game kernel alone first: faster than inside the batch's compile
         players = len(ids)
         play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, deck.n),
                      np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_batch_nb(np.uint64(seed), first, n, deck_a, rules_a, roster, ids, params, seat_out, game_out, cards_out,
-                  block)
+    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, n, deck_a, rules_a, roster, ids, params,
+                   seat_out, game_out, cards_out, block)
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,

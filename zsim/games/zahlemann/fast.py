@@ -39,20 +39,23 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``
     of ``seat_out`` and ``game_out`` (the harness's call; nothing checked), with
     the kernels of ``roster`` (default: compiled for the strategies of ``ids``)."""
-    from zsim.games.zahlemann.batch_nb import play_batch_nb
+    from zsim.blocks import play_in_blocks
+    from zsim.games.zahlemann.batch_nb import play_blocks_nb
     from zsim.roster import roster_of
 
     roster = roster_of("zahlemann", ids, roster)
     rules_a, notice = rules_array(rules), float(rules.notice)
     _compile_the_game_first(rules_a, notice, roster, ids, params)
-    play_batch_nb(np.uint64(seed), first, n, rules_a, notice, roster, ids, params, seat_out, game_out, block)
+    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, n, rules_a, notice, roster, ids, params,
+                   seat_out, game_out, block)
 
 
 def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
     """Compile (or load) ``play_game_nb`` by playing one game on its own before
-    the parallel driver first runs. Compiled inside the parallel driver's
-    compile, the same kernel took about twice as long (cold starts of 45-58 s
-    against 23-28 s on the 2-core machine, most of the difference system time)."""
+    the batch kernel first runs. Compiled inside the (then parallel) batch
+    kernel's compile, the same kernel took about twice as long (cold starts of
+    45-58 s against 23-28 s on the 2-core machine, most of the difference
+    system time)."""
     from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
     from zsim.roster import compiled_for
 

@@ -1,4 +1,5 @@
-"""Many games at once: ``prange`` over blocks of games, one workspace per block.
+"""Many games at once: blocks of games, one workspace per block, a share of the blocks per thread
+(``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the
@@ -7,11 +8,10 @@ number of threads, the block size or how a run is cut into chunks.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.engine_nb import new_workspace_nb, play_game_nb
-from zsim.jit import cold, cold_parallel, hot
+from zsim.jit import cold, cold_nogil, hot
 from zsim.rng import game_key_nb
 
 #: win shares are summed as multiples of 1/12 so that shared wins (split 2, 3
@@ -19,14 +19,14 @@ from zsim.rng import game_key_nb
 WIN_UNITS = 12
 
 
-@cold_parallel
-def play_batch_nb(run_seed, first_game, n_games, rules, needs, roster, strat_ids, strat_params,
-                  seat_out, game_out, block):
+@cold_nogil
+def play_blocks_nb(run_seed, first_game, n_games, rules, needs, roster, strat_ids, strat_params,
+                   seat_out, game_out, block, b0, b1):
+    """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all)."""
     n_players = strat_ids.shape[0]
     n_cards = needs.shape[0] + rules[K.R_PAYDAY_CARDS]
-    n_blocks = (n_games + block - 1) // block
     seed = np.uint64(run_seed)
-    for b in prange(n_blocks):
+    for b in range(b0, b1):
         ws = new_workspace_nb(n_players, n_cards)
         log = np.zeros(1, np.int64)
         record = log[0] != 0   # False, but not a literal: see record_game_nb
@@ -47,7 +47,7 @@ def record_game_nb(run_seed, game, rules, needs, roster, strat_ids, strat_params
     log[0] = 1
     record = log[0] != 0
     key = game_key_nb(np.uint64(run_seed), np.uint64(game))
-    # ``record`` is a plain boolean here and in play_batch_nb: a literal True
+    # ``record`` is a plain boolean here and in play_blocks_nb: a literal True
     # or False would give play_game_nb two signatures, and a fresh kernel
     # cache would compile the whole game twice
     play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log, record)

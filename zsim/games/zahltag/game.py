@@ -105,10 +105,12 @@ class Zahltag(Game):
     n_game_stats = K.N_GAME_STATS
 
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
-        from zsim.games.zahltag.batch_nb import play_batch_nb
+        from zsim.blocks import play_in_blocks
+        from zsim.games.zahltag.batch_nb import play_blocks_nb
         from zsim.roster import roster_of
-        play_batch_nb(np.uint64(seed), first, n, matchup.rules.as_array(), matchup.deck.needs,
-                      roster_of("zahltag", ids, roster), ids, params, seat_out, game_out, block)
+        play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, n, matchup.rules.as_array(),
+                       matchup.deck.needs, roster_of("zahltag", ids, roster), ids, params, seat_out, game_out,
+                       block)
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
