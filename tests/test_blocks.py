@@ -24,7 +24,8 @@ def test_play_in_blocks_gives_each_thread_a_share(monkeypatch):
     calls, lock = [], threading.Lock()
     gate = threading.Barrier(2, timeout=10)       # both shares must be running at once
 
-    def batch(tag, b0, b1):
+    def batch(tag, n_games, block, b0, b1):
+        assert (n_games, block) == (1000, 64)
         gate.wait()
         with lock:
             calls.append((tag, b0, b1, threading.get_ident()))
@@ -38,7 +39,7 @@ def test_play_in_blocks_gives_each_thread_a_share(monkeypatch):
 
 
 def test_play_in_blocks_passes_a_kernels_error_on(monkeypatch):
-    def batch(b0, b1):
+    def batch(n_games, block, b0, b1):
         if b0 > 0:
             raise ValueError("share two failed")
 
@@ -50,5 +51,5 @@ def test_play_in_blocks_passes_a_kernels_error_on(monkeypatch):
 def test_one_thread_plays_every_block_on_the_caller(monkeypatch):
     seen = []
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
-    play_in_blocks(lambda b0, b1: seen.append((b0, b1, threading.get_ident())), 65, 64)
+    play_in_blocks(lambda n, block, b0, b1: seen.append((b0, b1, threading.get_ident())), 65, 64)
     assert seen == [(0, 2, threading.get_ident())]

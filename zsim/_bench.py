@@ -34,6 +34,7 @@ import time
 
 import numba
 
+from zsim._cache import BLAS_MODULE
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
 from zsim.runner import Matchup, chunk_outputs, play_chunk
@@ -93,20 +94,26 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     return _median_rate(run, played, repeat)
 
 
+def _alternating(base, base_games: int, other, other_games: int, repeat: int) -> tuple[float, float, float]:
+    """``base`` and ``other`` timed in ``repeat`` alternating rounds (``base`` first): the
+    median games/s of each and the median of the rounds' own ratios other/base, so that a
+    slow minute moves both sides of the ratio it lands in."""
+    bases, others, ratios = [], [], []
+    for _ in range(max(1, repeat)):
+        bases.append(_median_rate(base, base_games, 1))
+        others.append(_median_rate(other, other_games, 1))
+        ratios.append(others[-1] / bases[-1])
+    return statistics.median(bases), statistics.median(others), statistics.median(ratios)
+
+
 def thread_scaling(players: int, threads: int, games: int, repeat: int,
                    game: str = DEFAULT_GAME) -> tuple[float, float]:
-    """All ``threads`` against one, timed in ``repeat`` alternating rounds (one thread,
-    then all): the median games/s on all threads and the median of the rounds' ratios,
-    so that a neighbour taking a core for a minute moves both sides of the ratio it
-    lands in."""
+    """All ``threads`` against one, in alternating rounds (one thread, then all): the
+    median games/s on all threads and the median of the rounds' ratios."""
     one, played_one = _fast_runner(players, 1, games, None, game)
     many, played_many = _fast_runner(players, threads, games, None, game)
-    rates, ratios = [], []
-    for _ in range(max(1, repeat)):
-        alone = _median_rate(one, played_one, 1)
-        rates.append(_median_rate(many, played_many, 1))
-        ratios.append(rates[-1] / alone)
-    return statistics.median(rates), statistics.median(ratios)
+    _, rate, ratio = _alternating(one, played_one, many, played_many, repeat)
+    return rate, ratio
 
 
 def _reference_runner(players: int, games: int, game: str):
@@ -126,19 +133,16 @@ def reference_rate(players: int, games: int, repeat: int, game: str = DEFAULT_GA
 
 
 def paired_rates(players: int, games: int, reference_games: int, repeat: int,
-                 game: str = DEFAULT_GAME) -> tuple[float, float, float]:
+                 game: str = DEFAULT_GAME, warm: bool = True) -> tuple[float, float, float]:
     """The reference engine and the fast one (one thread, the default field)
     timed in ``repeat`` alternating rounds: the median games/s of each, and
-    the median of the rounds' ratios fast/reference."""
+    the median of the rounds' ratios fast/reference. ``warm=False``: the caller
+    has just played the same reference games (``decisions_per_game`` does)."""
     fast, played = _fast_runner(players, 1, games, None, game)
     reference = _reference_runner(players, reference_games, game)
-    reference()                      # warm: the reference engine's first game imports and builds its tables
-    refs, fasts, ratios = [], [], []
-    for _ in range(max(1, repeat)):
-        refs.append(_median_rate(reference, reference_games, 1))
-        fasts.append(_median_rate(fast, played, 1))
-        ratios.append(fasts[-1] / refs[-1])
-    return statistics.median(refs), statistics.median(fasts), statistics.median(ratios)
+    if warm:
+        reference()                  # the reference engine's first game imports and builds its tables
+    return _alternating(reference, reference_games, fast, played, repeat)
 
 
 def decisions_per_game(players: int, games: int, game: str = DEFAULT_GAME) -> float:
@@ -196,9 +200,9 @@ def _zsim(args: list[str], env: dict | None = None) -> float:
 
 #: the least a numba program pays to start: import numba, load one cached kernel, call it
 #: (scipy's BLAS held off as zsim._cache holds it off); prints whether the kernel came from the cache
-_FLOOR = """
+_FLOOR = f"""
 import sys
-sys.modules["scipy.linalg.cython_blas"] = None
+sys.modules["{BLAS_MODULE}"] = None
 import numpy as np
 from numba import njit
 
@@ -307,8 +311,8 @@ def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = Tr
                 out.update(decisions_per_s=per_s * decisions, decisions_per_game=decisions)
             return out
 
-        if reference_games:
-            ref, one, paired = paired_rates(players, games, reference_games, repeat, game)
+        if reference_games:             # counting the decisions warmed the reference engine
+            ref, one, paired = paired_rates(players, games, reference_games, repeat, game, warm=False)
             rows.append({"game": game, "engine": "reference", "players": players, "threads": 1,
                          **rates(ref), "field": field})
         else:

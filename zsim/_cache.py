@@ -119,6 +119,10 @@ def _report_damage(cache_path: str) -> None:
         pass
 
 
+#: the module numba's typing registries import only to ask whether np.correlate may use BLAS
+BLAS_MODULE = "scipy.linalg.cython_blas"
+
+
 def _load_registries_without_blas(target_context) -> None:
     """Load numba's typing registries without importing scipy.linalg.
 
@@ -129,7 +133,7 @@ def _load_registries_without_blas(target_context) -> None:
     no zsim kernel calls. With the import held off, those two fall back to
     numba's own loop; np.dot and np.linalg in a plugin strategy import scipy
     themselves when they compile, as before."""
-    key = "scipy.linalg.cython_blas"
+    key = BLAS_MODULE
     if "numba.np.arraymath" in sys.modules or key in sys.modules:
         return
     sys.modules[key] = None          # `import scipy.linalg.cython_blas` fails at once, scipy untouched

@@ -1,7 +1,8 @@
 """Many games on several threads: a chunk's blocks of games split between threads.
 
-A game kernel's batch (``play_blocks_nb`` in each game's ``batch_nb.py``)
-plays the blocks ``b0 .. b1 - 1`` of a chunk on the thread that calls it,
+A game kernel's batch (``play_blocks_nb`` in each game's ``batch_nb.py``,
+whose last arguments are ``n_games, block, b0, b1``) plays the blocks
+``b0 .. b1 - 1`` of a chunk on the thread that calls it,
 without the interpreter lock (``nogil``). :func:`play_in_blocks` hands each of
 ``numba.get_num_threads()`` threads one contiguous share of the blocks, as
 numba's static ``prange`` schedule would, and waits for all of them.
@@ -29,16 +30,16 @@ def shares(n_blocks: int, threads: int) -> list[tuple[int, int]]:
 
 
 def play_in_blocks(batch: Callable, n_games: int, block: int, *args) -> None:
-    """``batch(*args, b0, b1)`` over the blocks of ``n_games`` games (``block`` games
-    each, the last one short), one share per numba thread of the calling thread's
-    setting; the first share runs on the calling thread."""
+    """``batch(*args, n_games, block, b0, b1)`` over the blocks of ``n_games`` games
+    (``block`` games each, the last one short), one share per numba thread of the
+    calling thread's setting; the first share runs on the calling thread."""
     n_blocks = (n_games + block - 1) // block
     parts = shares(n_blocks, numba.get_num_threads())
     if len(parts) <= 1:
-        batch(*args, 0, n_blocks)
+        batch(*args, n_games, block, 0, n_blocks)
         return
     with ThreadPoolExecutor(len(parts) - 1) as pool:
-        pending = [pool.submit(batch, *args, b0, b1) for b0, b1 in parts[1:]]
-        batch(*args, *parts[0])
+        pending = [pool.submit(batch, *args, n_games, block, b0, b1) for b0, b1 in parts[1:]]
+        batch(*args, n_games, block, *parts[0])
         for p in pending:
             p.result()

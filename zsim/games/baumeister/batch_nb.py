@@ -16,8 +16,8 @@ from zsim.rng import game_key_nb
 
 
 @cold_nogil
-def play_blocks_nb(run_seed, first_game, n_games, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
-                   cards_out, block, b0, b1):
+def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
+                   cards_out, n_games, block, b0, b1):
     """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all) into ``seat_out[g]`` and
     ``game_out[g]``; with the per-card log when
     ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,

@@ -49,8 +49,8 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
         players = len(ids)
         play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, deck.n),
                      np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, n, deck_a, rules_a, roster, ids, params,
-                   seat_out, game_out, cards_out, block)
+    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, deck_a, rules_a, roster, ids, params,
+                   seat_out, game_out, cards_out)
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,

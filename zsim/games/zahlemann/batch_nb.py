@@ -16,8 +16,8 @@ from zsim.rng import game_key_nb
 
 
 @cold_nogil
-def play_blocks_nb(run_seed, first_game, n_games, rules, notice, roster, strat_ids, strat_params,
-                   seat_out, game_out, block, b0, b1):
+def play_blocks_nb(run_seed, first_game, rules, notice, roster, strat_ids, strat_params, seat_out, game_out,
+                   n_games, block, b0, b1):
     """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all)."""
     n_players = strat_ids.shape[0]
     seed = np.uint64(run_seed)

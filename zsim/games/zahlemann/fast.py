@@ -46,8 +46,8 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     roster = roster_of("zahlemann", ids, roster)
     rules_a, notice = rules_array(rules), float(rules.notice)
     _compile_the_game_first(rules_a, notice, roster, ids, params)
-    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, n, rules_a, notice, roster, ids, params,
-                   seat_out, game_out, block)
+    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, rules_a, notice, roster, ids, params,
+                   seat_out, game_out)
 
 
 def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:

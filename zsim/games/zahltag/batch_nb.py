@@ -20,8 +20,8 @@ WIN_UNITS = 12
 
 
 @cold_nogil
-def play_blocks_nb(run_seed, first_game, n_games, rules, needs, roster, strat_ids, strat_params,
-                   seat_out, game_out, block, b0, b1):
+def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_params, seat_out, game_out,
+                   n_games, block, b0, b1):
     """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all)."""
     n_players = strat_ids.shape[0]
     n_cards = needs.shape[0] + rules[K.R_PAYDAY_CARDS]
