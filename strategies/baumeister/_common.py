@@ -38,7 +38,7 @@ word by word, and the pushing cost more than the judgement
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import fits_at_nb, open_range_nb
+from zsim.games.baumeister.rows_nb import reach_nb
 from zsim.jit import hot, hot_inline
 
 #: a die's mean income (faces 1..5, S pays nothing)
@@ -79,11 +79,7 @@ def built_value_nb(s, rows, city, deck):
 def room_nb(s, final, rows, city, deck):
     """Bit t set where a card of type t fits somewhere in seat ``s``'s row now (only the bits of
     types a card has are ever read, so types the deck lacks need no masking)."""
-    room = 0
-    lo, hi = open_range_nb(s, city)
-    for p in range(lo, hi + 1):
-        room |= fits_at_nb(s, p, final, rows, city, deck)
-    return room
+    return reach_nb(s, final, rows, city, deck)
 
 
 @hot_inline

@@ -59,6 +59,11 @@ OFF = MAX_CARDS + 1
 W = 2 * MAX_CARDS + 3
 MAX_OPTS = (MAX_CARDS + 1) * W + 8
 
+# a spot (rows_nb.spots_nb): a row index where some card may go, packed with the
+# bitmask of the types it takes
+SPOT_SHIFT = 8
+SPOT_MASK = (1 << SPOT_SHIFT) - 1
+
 # city[s, ...]
 C_LEFT, C_RIGHT, C_COUNT, C_CLOSED_L, C_CLOSED_R, C_SHIELDS, C_COINS, C_HALLS, C_CORNERS = range(9)
 N_CITY = 9

@@ -39,16 +39,16 @@ itself stays one compiled kernel: inlining it into its dozen call sites made
 the games 1.3x faster but the compile five times longer
 (docs/performance.md).
 
-The build search asks each open position once which types it takes
-(``rows_nb.fits_nb``, a bitmask per position) instead of asking the rules
-once per card and position.
+The build search asks each spot once which types it takes
+(``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of
+types) instead of asking the rules once per card and position.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import (can_place_nb, fits_nb, hand_add_nb, hand_drop_nb, open_range_nb, place_nb,
+from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, place_nb, spots_nb,
                                            score_nb, unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
@@ -303,9 +303,8 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
     while placed < most and st[s, K.ST_HAND] > 0:
         pub[K.PUB_PLACED] = placed
         rest = need - placed - 1
-        lo, hi = open_range_nb(s, city)
-        masks = fit[0]                        # the types each position takes, this placement
-        fits_nb(s, final, rows, city, deck, lo, hi, masks)
+        spots = fit[0]                        # where a card may go, and the types each spot takes
+        n_spots = spots_nb(s, final, rows, city, deck, spots)
         n = 0
         reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
         for t in range(K.N_TYPES):
@@ -325,9 +324,10 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
                 continue
             if rep == 0:
                 reps[t] = c
-            for p in range(lo, hi + 1):
-                if (masks[p - lo] >> t) & 1 == 0:
+            for q in range(n_spots):
+                if (spots[q] >> t) & 1 == 0:
                     continue
+                p = spots[q] >> K.SPOT_SHIFT
                 ok = True
                 if rest > 0:
                     for i in range(K.N_CITY):
@@ -364,9 +364,12 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
 @hot
 def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit, mem = ws
+    _, _, _, _, _, _, stacks, _, rng, saved, sold, fit, mem = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
+    # the views rebuilt here from the one buffer: their row lengths are constants
+    # to the compiler, where the workspace's arrays carry them as loaded values
+    loc, known, rows, city, st, pub, opts = views_nb(mem, players, n_cards)
     seed_streams_nb(key, rng)
     seat_out[:, :] = 0
     game_out[:] = 0
@@ -405,39 +408,48 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     pub[K.PUB_SIZE_OPEN] = half
     pub[K.PUB_SIZE_HIDDEN] = n_cards - half
     pub[K.PUB_OPEN_TOP] = stacks[K.STACK_OPEN, 0]
+    # the normal turns and then the final round, one step 3 site for both: each inlined
+    # copy of step 3 (the build search, both attacks) is typed and optimized again
     seat = 0
     reason = -1
-    while reason < 0:
-        pub[K.PUB_TURN] += 1
-        pub[K.PUB_SEAT] = seat
-        income_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out)
-        if pub[K.PUB_ILLEGAL] != 0:
-            break
-        auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-                   game_out, sold)
-        if pub[K.PUB_ILLEGAL] != 0:
-            break
-        triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
-        pub[K.PUB_TRIGGERED] = 1 if triggered else 0
-        step3_nb(seat, 0, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-                 fit, seat_out, game_out)
-        if pub[K.PUB_ILLEGAL] != 0:
-            break
-        if triggered:
-            reason = K.END_STACK
-        elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
-            reason = K.END_TURNS
-        else:
-            seat = (seat + 1) % players
-    if pub[K.PUB_ILLEGAL] == 0:
-        pub[K.PUB_FINAL] = 1
-        for k in range(1, players + 1):
-            s = (seat + k) % players
-            pub[K.PUB_SEAT] = s
-            step3_nb(s, 1, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-                     fit, seat_out, game_out)
+    final = 0
+    left = 0                         # final-round seats still to play
+    while True:
+        if final == 0:
+            pub[K.PUB_TURN] += 1
+            pub[K.PUB_SEAT] = seat
+            income_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+                      seat_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
+            auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                       seat_out, game_out, sold)
+            if pub[K.PUB_ILLEGAL] != 0:
+                break
+            triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
+            pub[K.PUB_TRIGGERED] = 1 if triggered else 0
+        step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                 saved, fit, seat_out, game_out)
+        if pub[K.PUB_ILLEGAL] != 0:
+            break
+        if final == 0:
+            if pub[K.PUB_TRIGGERED] != 0:
+                reason = K.END_STACK
+            elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
+                reason = K.END_TURNS
+            if reason >= 0:
+                final = 1
+                pub[K.PUB_FINAL] = 1
+                left = players
+        else:
+            left -= 1
+            if left == 0:
+                break
+        seat += 1
+        if seat == players:
+            seat = 0
+        if final != 0:
+            pub[K.PUB_SEAT] = seat
     if pub[K.PUB_ILLEGAL] != 0:
         reason = K.END_ILLEGAL
         game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]

@@ -137,21 +137,57 @@ def unplace_nb(s, c, p, saved, loc, rows, city):
 
 
 @hot
-def open_range_nb(s, city):
-    """(first, last) row indexes a card might go to: the open ends and every position between."""
+def spots_nb(s, final, rows, city, deck, out):
+    """The row indexes where a card of some type may go now, ascending, into
+    ``out`` as ``p << SPOT_SHIFT | mask`` (mask: :func:`fits_at_nb`'s bits at p);
+    their number. Only the open ends and the gaps can take a card, and a row
+    without gaps (its size equal to its span) has only its ends to ask, so a
+    search walks two positions where a walk over the span asked every built one."""
+    n = 0
     if city[s, K.C_COUNT] == 0:
-        return K.OFF, K.OFF
-    lo = city[s, K.C_LEFT] if city[s, K.C_CLOSED_L] != 0 else city[s, K.C_LEFT] - 1
-    hi = city[s, K.C_RIGHT] if city[s, K.C_CLOSED_R] != 0 else city[s, K.C_RIGHT] + 1
-    return lo, hi
+        m = fits_at_nb(s, K.OFF, final, rows, city, deck)
+        if m != 0:
+            out[0] = (K.OFF << K.SPOT_SHIFT) | m
+            n = 1
+        return n
+    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    if city[s, K.C_CLOSED_L] == 0:
+        m = fits_at_nb(s, left - 1, final, rows, city, deck)
+        if m != 0:
+            out[n] = ((left - 1) << K.SPOT_SHIFT) | m
+            n += 1
+    if city[s, K.C_COUNT] < right - left + 1:
+        for p in range(left + 1, right):
+            if rows[s, p] == 0:
+                m = fits_at_nb(s, p, final, rows, city, deck)
+                if m != 0:
+                    out[n] = (p << K.SPOT_SHIFT) | m
+                    n += 1
+    if city[s, K.C_CLOSED_R] == 0:
+        m = fits_at_nb(s, right + 1, final, rows, city, deck)
+        if m != 0:
+            out[n] = ((right + 1) << K.SPOT_SHIFT) | m
+            n += 1
+    return n
 
 
 @hot
-def fits_nb(s, final, rows, city, deck, lo, hi, masks):
-    """``masks[p - lo]`` = :func:`fits_at_nb` for each row index p in lo..hi, so a
-    search asks each position once instead of once per card."""
-    for p in range(lo, hi + 1):
-        masks[p - lo] = fits_at_nb(s, p, final, rows, city, deck)
+def reach_nb(s, final, rows, city, deck):
+    """Bit t set where a card of type t may go somewhere in seat ``s``'s row now:
+    the union of :func:`spots_nb`'s masks, asking the same ends and gaps."""
+    if city[s, K.C_COUNT] == 0:
+        return fits_at_nb(s, K.OFF, final, rows, city, deck)
+    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    m = 0
+    if city[s, K.C_CLOSED_L] == 0:
+        m |= fits_at_nb(s, left - 1, final, rows, city, deck)
+    if city[s, K.C_COUNT] < right - left + 1:
+        for p in range(left + 1, right):
+            if rows[s, p] == 0:
+                m |= fits_at_nb(s, p, final, rows, city, deck)
+    if city[s, K.C_CLOSED_R] == 0:
+        m |= fits_at_nb(s, right + 1, final, rows, city, deck)
+    return m
 
 
 @hot_inline
@@ -172,12 +208,11 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
         return False
     if need > 1:
         return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
-    lo, hi = open_range_nb(s, city)
-    masks = fit[1]
-    fits_nb(s, final, rows, city, deck, lo, hi, masks)
+    spots = fit[1]
     anywhere = 0
-    for i in range(hi - lo + 1):
-        anywhere |= masks[i]
+    for i in range(spots_nb(s, final, rows, city, deck, spots)):
+        anywhere |= spots[i]
+    anywhere &= K.SPOT_MASK
     hand = K.L_HAND + s
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
         c = st[s, j]
@@ -192,12 +227,12 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     least ``need`` (its caller checked; a trial placement leaves the hand list
     as it is), by trying each type in hand at each position it may take and
     searching on from there."""
-    lo, hi = open_range_nb(s, city)
-    masks = fit[need]
-    fits_nb(s, final, rows, city, deck, lo, hi, masks)
+    spots = fit[need]
+    n_spots = spots_nb(s, final, rows, city, deck, spots)
     anywhere = 0
-    for i in range(hi - lo + 1):
-        anywhere |= masks[i]
+    for i in range(n_spots):
+        anywhere |= spots[i]
+    anywhere &= K.SPOT_MASK
     if anywhere == 0:
         return False
     for i in range(K.N_CITY):
@@ -217,10 +252,10 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
             continue
         if need == 1:
             return True
-        for i in range(hi - lo + 1):
-            if masks[i] & bit == 0:
+        for i in range(n_spots):
+            if spots[i] & bit == 0:
                 continue
-            p = lo + i
+            p = spots[i] >> K.SPOT_SHIFT
             place_nb(s, c, p, loc, rows, city, deck)
             ok = search_nb(s, need - 1, final, loc, rows, city, st, deck, saved, fit)
             unplace_nb(s, c, p, saved[need], loc, rows, city)

@@ -1,0 +1,74 @@
+"""The fast Baumeister engine's spots: where a card may go, without walking a row's built span.
+
+``rows_nb.spots_nb`` asks the building rules only at a row's open ends and
+its gaps, and ``rows_nb.reach_nb`` unites what it finds. Both must give what
+asking ``fits_at_nb`` at every position from one past the left end to one
+past the right end gives: the same positions, ascending, with the same
+masks. The cities here are built and broken with the engine's own
+``place_nb`` and ``remove_nb``, so they carry closed ends and gaps as games do.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from zsim.games.baumeister import constants as K
+from zsim.games.baumeister.cards import default_deck
+from zsim.games.baumeister.rows_nb import fits_at_nb, place_nb, reach_nb, remove_nb, spots_nb
+
+CITIES = 400
+
+
+def _walk(rows, city, deck, final):
+    """(position, mask) where fits_at_nb says some type may go, over the whole span and its ends."""
+    if city[0, K.C_COUNT] == 0:
+        span = range(K.OFF, K.OFF + 1)
+    else:
+        span = range(city[0, K.C_LEFT] - 1, city[0, K.C_RIGHT] + 2)
+    found = [(p, fits_at_nb(0, p, final, rows, city, deck)) for p in span]
+    return [(p, m) for p, m in found if m != 0]
+
+
+def _city(rng, deck, n_cards):
+    """One seat's row: cards laid at open ends, then some taken out again."""
+    loc = np.zeros(n_cards + 1, np.int64)
+    rows = np.zeros((1, K.W), np.int64)
+    city = np.zeros((1, K.N_CITY), np.int64)
+    for c in rng.permutation(np.arange(1, n_cards + 1))[:rng.integers(0, 12)]:
+        if city[0, K.C_COUNT] == 0:
+            p = K.OFF
+        else:
+            ends = [e for e, closed in ((city[0, K.C_LEFT] - 1, K.C_CLOSED_L), (city[0, K.C_RIGHT] + 1, K.C_CLOSED_R))
+                    if city[0, closed] == 0]
+            if not ends:
+                break
+            p = ends[rng.integers(len(ends))]
+        place_nb(0, int(c), int(p), loc, rows, city, deck)
+    built = [p for p in range(K.W) if rows[0, p] != 0]
+    for p in rng.permutation(built)[:rng.integers(0, 4)]:
+        remove_nb(0, int(p), rows, city, deck)
+    return rows, city
+
+
+def test_spots_are_the_positions_the_rules_open():
+    deck = default_deck().arrays()
+    n_cards = deck.shape[0] - 1
+    rng = np.random.default_rng(20261203)
+    out = np.zeros(K.W, np.int64)
+    gaps = closed = empty = 0
+    for _ in range(CITIES):
+        rows, city = _city(rng, deck, n_cards)
+        count, left, right = city[0, K.C_COUNT], city[0, K.C_LEFT], city[0, K.C_RIGHT]
+        gaps += count > 0 and count < right - left + 1
+        closed += city[0, K.C_CLOSED_L] != 0 or city[0, K.C_CLOSED_R] != 0
+        empty += count == 0
+        for final in (0, 1):
+            want = _walk(rows, city, deck, final)
+            n = spots_nb(0, final, rows, city, deck, out)
+            got = [(int(v) >> K.SPOT_SHIFT, int(v) & K.SPOT_MASK) for v in out[:n]]
+            assert got == want, (rows[0, rows[0] != 0], city[0], final)
+            union = 0
+            for _, m in want:
+                union |= m
+            assert reach_nb(0, final, rows, city, deck) == union
+    # the cities exercised every shortcut: rows with gaps, closed ends and no card at all
+    assert gaps > 20 and closed > 20 and empty > 5
