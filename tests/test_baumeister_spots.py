@@ -1,7 +1,7 @@
 """The fast Baumeister engine's spots: where a card may go, without walking a row's built span.
 
 ``rows_nb.spots_nb`` asks the building rules only at a row's open ends and
-its gaps, and ``rows_nb.reach_nb`` unites what it finds. Both must give what
+its gaps and unites what it finds; ``rows_nb.reach_nb`` asks for the union alone. Both must give what
 asking ``fits_at_nb`` at every position from one past the left end to one
 past the right end gives: the same positions, ascending, with the same
 masks. The cities here are built and broken with the engine's own
@@ -63,12 +63,13 @@ def test_spots_are_the_positions_the_rules_open():
         empty += count == 0
         for final in (0, 1):
             want = _walk(rows, city, deck, final)
-            n = spots_nb(0, final, rows, city, deck, out)
+            n, got_union = spots_nb(0, final, rows, city, deck, out)
             got = [(int(v) >> K.SPOT_SHIFT, int(v) & K.SPOT_MASK) for v in out[:n]]
             assert got == want, (rows[0, rows[0] != 0], city[0], final)
             union = 0
             for _, m in want:
                 union |= m
+            assert got_union == union
             assert reach_nb(0, final, rows, city, deck) == union
     # the cities exercised every shortcut: rows with gaps, closed ends and no card at all
     assert gaps > 20 and closed > 20 and empty > 5

@@ -11,6 +11,7 @@ import numpy as np
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+from zsim.games.baumeister.table_nb import views_nb
 from zsim.jit import cold_nogil
 from zsim.rng import game_key_nb
 
@@ -30,7 +31,8 @@ def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_p
     log = cards_out.shape[0] > 0
     for b in range(b0, b1):
         ws = new_workspace_nb(n_players, n_cards)
-        loc, sold = ws[0], ws[10]
+        mem, sold = ws[0], ws[4]
+        loc = views_nb(mem, n_players, n_cards)[0]
         stop = min(n_games, (b + 1) * block)
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))

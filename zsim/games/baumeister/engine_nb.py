@@ -59,16 +59,15 @@ from zsim.rng import below_nb, seed_streams_nb
 
 @cold
 def new_workspace_nb(n_players, n_cards):
-    """Per-thread scratch arrays, reused game after game (the state a strategy
-    reads as views of one buffer ``mem``, the last of them)."""
+    """Per-thread scratch arrays, reused game after game: ``mem``, the buffer whose
+    views (``views_nb``) are the state a strategy reads, then the engine's own."""
     mem = np.zeros(mem_size(n_players, n_cards), np.int64)
-    loc, known, rows, city, st, pub, opts = views_nb(mem, n_players, n_cards)
     stacks = np.zeros((2, n_cards), np.int64)
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
     sold = np.zeros((n_cards + 1, K.N_SOLD), np.int64)
     fit = np.zeros((K.MAX_BUILD + 2, K.W), np.int64)
-    return loc, known, rows, city, st, pub, stacks, opts, rng, saved, sold, fit, mem
+    return mem, stacks, rng, saved, sold, fit
 
 
 # ------------------------------------------------------------------ 1. income
@@ -304,7 +303,7 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         pub[K.PUB_PLACED] = placed
         rest = need - placed - 1
         spots = fit[0]                        # where a card may go, and the types each spot takes
-        n_spots = spots_nb(s, final, rows, city, deck, spots)
+        n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
         n = 0
         reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
         for t in range(K.N_TYPES):
@@ -364,11 +363,10 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
 @hot
 def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    _, _, _, _, _, _, stacks, _, rng, saved, sold, fit, mem = ws
+    mem, stacks, rng, saved, sold, fit = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
-    # the views rebuilt here from the one buffer: their row lengths are constants
-    # to the compiler, where the workspace's arrays carry them as loaded values
+    # the views made here, not passed in: their row lengths are constants to the compiler
     loc, known, rows, city, st, pub, opts = views_nb(mem, players, n_cards)
     seed_streams_nb(key, rng)
     seat_out[:, :] = 0
@@ -415,9 +413,9 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     final = 0
     left = 0                         # final-round seats still to play
     while True:
+        pub[K.PUB_SEAT] = seat
         if final == 0:
             pub[K.PUB_TURN] += 1
-            pub[K.PUB_SEAT] = seat
             income_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
                       seat_out)
             if pub[K.PUB_ILLEGAL] != 0:
@@ -426,8 +424,7 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
                        seat_out, game_out, sold)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
-            triggered = pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0
-            pub[K.PUB_TRIGGERED] = 1 if triggered else 0
+            pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
         step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                  saved, fit, seat_out, game_out)
         if pub[K.PUB_ILLEGAL] != 0:
@@ -448,8 +445,6 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
         seat += 1
         if seat == players:
             seat = 0
-        if final != 0:
-            pub[K.PUB_SEAT] = seat
     if pub[K.PUB_ILLEGAL] != 0:
         reason = K.END_ILLEGAL
         game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]

@@ -136,58 +136,46 @@ def unplace_nb(s, c, p, saved, loc, rows, city):
     loc[c] = K.L_HAND + s
 
 
+@hot_inline
+def spot_nb(s, p, final, rows, city, deck, out, n, union):
+    """One position for :func:`spots_nb`: noted in ``out`` (unless it is empty) if
+    some type may go there; the spots' number and the union of their masks so far."""
+    m = fits_at_nb(s, p, final, rows, city, deck)
+    if m == 0:
+        return n, union
+    if out.shape[0] != 0:
+        out[n] = (p << K.SPOT_SHIFT) | m
+    return n + 1, union | m
+
+
 @hot
 def spots_nb(s, final, rows, city, deck, out):
     """The row indexes where a card of some type may go now, ascending, into
-    ``out`` as ``p << SPOT_SHIFT | mask`` (mask: :func:`fits_at_nb`'s bits at p);
-    their number. Only the open ends and the gaps can take a card, and a row
+    ``out`` as ``p << SPOT_SHIFT | mask`` (mask: :func:`fits_at_nb`'s bits at p),
+    or nowhere when ``out`` is empty; returns their number and the union of
+    their masks. Only the open ends and the gaps can take a card, and a row
     without gaps (its size equal to its span) has only its ends to ask, so a
     search walks two positions where a walk over the span asked every built one."""
-    n = 0
     if city[s, K.C_COUNT] == 0:
-        m = fits_at_nb(s, K.OFF, final, rows, city, deck)
-        if m != 0:
-            out[0] = (K.OFF << K.SPOT_SHIFT) | m
-            n = 1
-        return n
+        return spot_nb(s, K.OFF, final, rows, city, deck, out, 0, 0)
     left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    n, union = 0, 0
     if city[s, K.C_CLOSED_L] == 0:
-        m = fits_at_nb(s, left - 1, final, rows, city, deck)
-        if m != 0:
-            out[n] = ((left - 1) << K.SPOT_SHIFT) | m
-            n += 1
+        n, union = spot_nb(s, left - 1, final, rows, city, deck, out, n, union)
     if city[s, K.C_COUNT] < right - left + 1:
         for p in range(left + 1, right):
             if rows[s, p] == 0:
-                m = fits_at_nb(s, p, final, rows, city, deck)
-                if m != 0:
-                    out[n] = (p << K.SPOT_SHIFT) | m
-                    n += 1
+                n, union = spot_nb(s, p, final, rows, city, deck, out, n, union)
     if city[s, K.C_CLOSED_R] == 0:
-        m = fits_at_nb(s, right + 1, final, rows, city, deck)
-        if m != 0:
-            out[n] = ((right + 1) << K.SPOT_SHIFT) | m
-            n += 1
-    return n
+        n, union = spot_nb(s, right + 1, final, rows, city, deck, out, n, union)
+    return n, union
 
 
 @hot
 def reach_nb(s, final, rows, city, deck):
-    """Bit t set where a card of type t may go somewhere in seat ``s``'s row now:
-    the union of :func:`spots_nb`'s masks, asking the same ends and gaps."""
-    if city[s, K.C_COUNT] == 0:
-        return fits_at_nb(s, K.OFF, final, rows, city, deck)
-    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
-    m = 0
-    if city[s, K.C_CLOSED_L] == 0:
-        m |= fits_at_nb(s, left - 1, final, rows, city, deck)
-    if city[s, K.C_COUNT] < right - left + 1:
-        for p in range(left + 1, right):
-            if rows[s, p] == 0:
-                m |= fits_at_nb(s, p, final, rows, city, deck)
-    if city[s, K.C_CLOSED_R] == 0:
-        m |= fits_at_nb(s, right + 1, final, rows, city, deck)
-    return m
+    """Bit t set where a card of type t may go somewhere in seat ``s``'s row now
+    (:func:`spots_nb` with an empty ``out``: the union alone)."""
+    return spots_nb(s, final, rows, city, deck, rows[s, :0])[1]
 
 
 @hot_inline
@@ -208,11 +196,7 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
         return False
     if need > 1:
         return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
-    spots = fit[1]
-    anywhere = 0
-    for i in range(spots_nb(s, final, rows, city, deck, spots)):
-        anywhere |= spots[i]
-    anywhere &= K.SPOT_MASK
+    anywhere = spots_nb(s, final, rows, city, deck, fit[1])[1]
     hand = K.L_HAND + s
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
         c = st[s, j]
@@ -228,11 +212,7 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     as it is), by trying each type in hand at each position it may take and
     searching on from there."""
     spots = fit[need]
-    n_spots = spots_nb(s, final, rows, city, deck, spots)
-    anywhere = 0
-    for i in range(n_spots):
-        anywhere |= spots[i]
-    anywhere &= K.SPOT_MASK
+    n_spots, anywhere = spots_nb(s, final, rows, city, deck, spots)
     if anywhere == 0:
         return False
     for i in range(K.N_CITY):
