@@ -20,9 +20,25 @@ per call site: Baumeister's decision kernel six times over, and the bots'
 judgement once for every pair of bot and decision kind.  The dispatcher
 below drops the literal before it looks up or compiles an overload.
 ``hot_inline`` kernels are inlined into their caller and never dispatched.
+
+There are two ways to inline a kernel, and they cost very different compile
+times.  ``hot_inline`` copies the callee into the caller's numba IR before
+typing: every call site types it again, and numba copies the callee's IR
+block by block, which grows with the square of its size.  ``hot_flat``
+kernels are typed and lowered once, like ``hot`` ones, and carry LLVM's
+``alwaysinline``: LLVM copies their optimized body into every caller when
+it links them, which costs it little.  Baumeister's spot walk inlined the
+first way at its three sites made the cold compile 11 s longer; the second
+way, about a second (docs/performance.md).  ``hot`` sets ``forceinline``
+to False outright so that a kernel first compiled from inside a
+``hot_flat`` one does not inherit the attribute.
+
+``index_nb(i)`` marks an integer the caller knows is not negative (a seat,
+a card, a row index), so that indexing with it skips numba's wraparound.
 """
 from __future__ import annotations
 
+from llvmlite import ir
 from numba import njit, types
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
@@ -46,8 +62,9 @@ def _kernel(**options):
     return wrap
 
 
-hot = _kernel(_nrt=False, error_model="numpy")
+hot = _kernel(_nrt=False, error_model="numpy", forceinline=False)
 hot_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+hot_flat = _kernel(_nrt=False, error_model="numpy", forceinline=True)
 cold = _kernel()
 cold_nogil = _kernel(nogil=True)
 
@@ -74,3 +91,23 @@ def grid_nb(typingctx, mem, start, n_rows, n_cols):
         return impl_ret_borrowed(context, builder, view, out._getvalue())
 
     return view(mem, start, n_rows, n_cols), codegen
+
+
+@intrinsic
+def index_nb(typingctx, x):
+    """``x``, an integer the caller knows is not negative (a seat, a card, a
+    row index), with that fact told to LLVM (``llvm.assume``). numba indexes
+    an array with a signed integer as ``a[i + n if i < 0 else i]``; where LLVM
+    cannot prove ``i >= 0`` itself (a value loaded from the state, an argument
+    of a kernel), that costs three instructions on every access. A negative
+    ``x`` here is undefined behaviour, so it is only for values that cannot be."""
+    if not isinstance(x, types.Integer) or not x.signed:
+        return None
+
+    def codegen(context, builder, sig, args):
+        value = args[0]
+        assume = builder.module.declare_intrinsic("llvm.assume", fnty=ir.FunctionType(ir.VoidType(), [ir.IntType(1)]))
+        builder.call(assume, [builder.icmp_signed(">=", value, value.type(0))])
+        return value
+
+    return types.unliteral(x)(x), codegen

@@ -41,19 +41,23 @@ the games 1.3x faster but the compile five times longer
 
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of
-types) instead of asking the rules once per card and position.
+types) instead of asking the rules once per card and position. Step 3's
+check whether one card can be built is the walk the first placement needs,
+so the build takes that list instead of walking the row again. ``spots_nb``
+is ``hot_flat``: typed once, and copied by LLVM into each of its callers, so
+a walk pushes no arguments (see ``zsim.jit``).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, place_nb, spots_nb,
+from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, hand_fits_nb, place_nb, spots_nb,
                                            score_nb, unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
-from zsim.jit import cold, hot, hot_inline
+from zsim.jit import cold, hot, hot_inline, index_nb
 from zsim.rng import below_nb, seed_streams_nb
 
 
@@ -104,11 +108,10 @@ def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck
 
 
 # ------------------------------------------------------------------ 2. auction
-@hot
-def cap_nb(s, st, rules):
-    if rules[K.R_FORBID] != 0:
-        return min(rules[K.R_MAX_BID], st[s, K.ST_MONEY])
-    return rules[K.R_MAX_BID]
+@hot_inline
+def cap_nb(money, max_bid, forbid):
+    """The highest bid a seat with ``money`` may make (``forbid``: overbid=forbid)."""
+    return min(max_bid, money) if forbid else max_bid
 
 
 @hot_inline
@@ -143,7 +146,11 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
     for t in range(players):
         st[t, K.ST_LAST_BID] = 0
         st[t, K.ST_ACTIVE] = 1
-    top = cap_nb(a, st, rules)
+    # the rules read at every bid, read once (the compiler cannot keep them: every store
+    # into the game's arrays might, for all it knows, have changed them)
+    max_bid = rules[K.R_MAX_BID]
+    forbid = rules[K.R_FORBID] != 0
+    top = cap_nb(st[a, K.ST_MONEY], max_bid, forbid)
     if top < 1:                      # overbid=forbid and an empty purse: unsold at once
         unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                   game_out)
@@ -159,23 +166,19 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
     st[a, K.ST_LAST_BID] = opening
     pub[K.PUB_HIGH] = high
     pub[K.PUB_HIGH_SEAT] = a
-    announced = False
+    announce_at = a if k == K.STACK_HIDDEN else -1   # a hidden card's type is told when its bidding comes round
     at = a
     active = players                 # seats still bidding, the high bidder among them
     while active > 1:
-        at += 1
-        if at == players:
-            at = 0
+        at = index_nb(at + 1 if at + 1 < players else 0)
         while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
-            at += 1
-            if at == players:
-                at = 0
-        if k == K.STACK_HIDDEN and at == a and not announced:
-            announced = True
+            at = index_nb(at + 1 if at + 1 < players else 0)
+        if at == announce_at:
+            announce_at = -1
             pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
             game_out[K.G_ANNOUNCED] += 1
         low = high + 1
-        top = cap_nb(at, st, rules)
+        top = cap_nb(st[at, K.ST_MONEY], max_bid, forbid)
         amount = 0
         if low <= top:
             opts[0] = low
@@ -188,7 +191,7 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
             st[at, K.ST_LAST_BID] = amount
             pub[K.PUB_HIGH] = high
             pub[K.PUB_HIGH_SEAT] = at
-            if amount == rules[K.R_MAX_BID]:
+            if amount == max_bid:
                 game_out[K.G_MAX_BID_HITS] += 1
         else:
             st[at, K.ST_ACTIVE] = 0
@@ -256,8 +259,15 @@ def need_of_nb(s, st, rules):
 @hot_inline
 def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              fit, seat_out, game_out):
-    can_build = st[s, K.ST_HAND] > 0 and can_place_nb(s, need_of_nb(s, st, rules), final, loc, rows, city, st,
-                                                        deck, saved, fit)
+    need = need_of_nb(s, st, rules)
+    n_first = -1                     # the first placement's spots, when this check listed them in fit[0]
+    can_build = False
+    if st[s, K.ST_HAND] > 0:
+        if need == 1:                # the check for one card is the first placement's own walk
+            n_first, anywhere = spots_nb(s, final, rows, city, deck, fit[0])
+            can_build = hand_fits_nb(s, anywhere, loc, st, deck)
+        else:
+            can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
     can_building = False
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
@@ -282,8 +292,8 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
             return
         action = opts[i]
     if action == K.A_BUILD:
-        build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
-                 seat_out)
+        build_nb(s, final, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+                 saved, fit, seat_out)
     elif action == K.A_BUILDING:
         attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                            seat_out, game_out)
@@ -293,8 +303,10 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
 
 
 @hot_inline
-def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, saved, fit,
-                 seat_out):
+def build_nb(s, final, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+             saved, fit, seat_out):
+    """Up to R_MAX_BUILD placements, each asked of the seat. ``n_first`` >= 0: the first placement's
+    spots are already in ``fit[0]`` (step 3's check for one card listed them; the city is unchanged)."""
     need = need_of_nb(s, st, rules)
     most = rules[K.R_MAX_BUILD]
     placed = 0
@@ -303,22 +315,27 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         pub[K.PUB_PLACED] = placed
         rest = need - placed - 1
         spots = fit[0]                        # where a card may go, and the types each spot takes
-        n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
+        if n_first >= 0:
+            n_spots = n_first
+            n_first = -1
+        else:
+            n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
         n = 0
         reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
         for t in range(K.N_TYPES):
             reps[t] = 0
         for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-            c = st[s, j]
-            t = deck[c, K.D_TYPE]
+            c = index_nb(st[s, j])
+            t = index_nb(deck[c, K.D_TYPE])
             rep = reps[t]
             if rep != 0 and rest > 0:
                 # a card goes where the first of its type may go (legality and what can follow
                 # depend on the type alone): copy those positions instead of searching again
                 n_rep = n
                 for i in range(n_rep):
-                    if opts[i] // K.W == rep:
-                        opts[n] = c * K.W + (opts[i] - rep * K.W)
+                    o = index_nb(opts[i])          # a placement: card * W + position
+                    if o // K.W == rep:
+                        opts[n] = c * K.W + (o - rep * K.W)
                         n += 1
                 continue
             if rep == 0:
@@ -326,7 +343,7 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
             for q in range(n_spots):
                 if (spots[q] >> t) & 1 == 0:
                     continue
-                p = spots[q] >> K.SPOT_SHIFT
+                p = index_nb(spots[q] >> K.SPOT_SHIFT)
                 ok = True
                 if rest > 0:
                     for i in range(K.N_CITY):
@@ -350,6 +367,7 @@ def build_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         choice = opts[i]
         if choice == K.PLACE_STOP:
             break
+        choice = index_nb(choice)
         c = choice // K.W
         place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
         hand_drop_nb(s, c, st)
@@ -413,6 +431,7 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     final = 0
     left = 0                         # final-round seats still to play
     while True:
+        seat = index_nb(seat)
         pub[K.PUB_SEAT] = seat
         if final == 0:
             pub[K.PUB_TURN] += 1

@@ -3,7 +3,7 @@ removing, the search for a build that can still be made, and scoring."""
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.jit import hot, hot_inline
+from zsim.jit import hot, hot_flat, hot_inline, index_nb
 
 
 # ------------------------------------------------------------------ rows
@@ -11,6 +11,7 @@ from zsim.jit import hot, hot_inline
 def fits_at_nb(s, p, final, rows, city, deck):
     """The building rules at row index ``p`` (OFF + position) of seat ``s``'s row:
     bit t set where a card of type t may go there now."""
+    s, p = index_nb(s), index_nb(p)
     m = K.ALL_TYPES
     if final == 0 and city[s, K.C_CORNERS] >= 1:
         m &= ~(1 << K.CORNER)
@@ -29,12 +30,12 @@ def fits_at_nb(s, p, final, rows, city, deck):
         m &= ~(1 << K.CORNER)                # a gap: anything but a corner tower
     else:
         return 0
-    nb = rows[s, p - 1]
+    nb = index_nb(rows[s, index_nb(p - 1)])
     if nb != 0:
-        m &= ~K.SAME_KIN[deck[nb, K.D_TYPE]]
-    nb = rows[s, p + 1]
+        m &= ~K.SAME_KIN[index_nb(deck[nb, K.D_TYPE])]
+    nb = index_nb(rows[s, p + 1])
     if nb != 0:
-        m &= ~K.SAME_KIN[deck[nb, K.D_TYPE]]
+        m &= ~K.SAME_KIN[index_nb(deck[nb, K.D_TYPE])]
     return m
 
 
@@ -68,6 +69,7 @@ def hand_drop_nb(s, c, st):
 def place_nb(s, c, p, loc, rows, city, deck):
     """Card ``c`` to row index ``p``; the hand list is the caller's (a trial
     placement leaves it and only marks the card's ``loc``)."""
+    s, c, p = index_nb(s), index_nb(c), index_nb(p)
     t = deck[c, K.D_TYPE]
     if city[s, K.C_COUNT] == 0:
         city[s, K.C_LEFT] = p
@@ -130,6 +132,7 @@ def remove_nb(s, p, rows, city, deck):
 @hot
 def unplace_nb(s, c, p, saved, loc, rows, city):
     """Undo a trial :func:`place_nb` (``saved``: the row's city slots before it)."""
+    s, c, p = index_nb(s), index_nb(c), index_nb(p)
     rows[s, p] = 0
     for i in range(K.N_CITY):
         city[s, i] = saved[i]
@@ -148,17 +151,21 @@ def spot_nb(s, p, final, rows, city, deck, out, n, union):
     return n + 1, union | m
 
 
-@hot
+@hot_flat
 def spots_nb(s, final, rows, city, deck, out):
     """The row indexes where a card of some type may go now, ascending, into
     ``out`` as ``p << SPOT_SHIFT | mask`` (mask: :func:`fits_at_nb`'s bits at p),
     or nowhere when ``out`` is empty; returns their number and the union of
     their masks. Only the open ends and the gaps can take a card, and a row
     without gaps (its size equal to its span) has only its ends to ask, so a
-    search walks two positions where a walk over the span asked every built one."""
+    search walks two positions where a walk over the span asked every built one.
+
+    ``hot_flat``: a call used to push some thirty words of array arguments for
+    a walk of two positions; LLVM now copies the walk into each caller."""
+    s = index_nb(s)
     if city[s, K.C_COUNT] == 0:
         return spot_nb(s, K.OFF, final, rows, city, deck, out, 0, 0)
-    left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
+    left, right = index_nb(city[s, K.C_LEFT]), index_nb(city[s, K.C_RIGHT])
     n, union = 0, 0
     if city[s, K.C_CLOSED_L] == 0:
         n, union = spot_nb(s, left - 1, final, rows, city, deck, out, n, union)
@@ -196,10 +203,17 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
         return False
     if need > 1:
         return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
-    anywhere = spots_nb(s, final, rows, city, deck, fit[1])[1]
+    return hand_fits_nb(s, spots_nb(s, final, rows, city, deck, fit[1])[1], loc, st, deck)
+
+
+@hot_inline
+def hand_fits_nb(s, anywhere, loc, st, deck):
+    """Whether a card in seat ``s``'s hand (by its ``loc``: not placed on trial) has a type
+    in the mask ``anywhere``."""
+    s = index_nb(s)
     hand = K.L_HAND + s
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-        c = st[s, j]
+        c = index_nb(st[s, j])
         if loc[c] == hand and (anywhere >> deck[c, K.D_TYPE]) & 1 != 0:
             return True
     return False
@@ -211,6 +225,7 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     least ``need`` (its caller checked; a trial placement leaves the hand list
     as it is), by trying each type in hand at each position it may take and
     searching on from there."""
+    s, need = index_nb(s), index_nb(need)
     spots = fit[need]
     n_spots, anywhere = spots_nb(s, final, rows, city, deck, spots)
     if anywhere == 0:
@@ -220,7 +235,7 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     hand = K.L_HAND + s
     tried = 0
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-        c = st[s, j]
+        c = index_nb(st[s, j])
         if loc[c] != hand:
             continue
         # whether a card may go somewhere depends on its type alone: one card of each type will do
@@ -235,7 +250,7 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
         for i in range(n_spots):
             if spots[i] & bit == 0:
                 continue
-            p = spots[i] >> K.SPOT_SHIFT
+            p = index_nb(spots[i] >> K.SPOT_SHIFT)
             place_nb(s, c, p, loc, rows, city, deck)
             ok = search_nb(s, need - 1, final, loc, rows, city, st, deck, saved, fit)
             unplace_nb(s, c, p, saved[need], loc, rows, city)

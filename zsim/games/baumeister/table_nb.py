@@ -3,7 +3,7 @@ of every answer, the die, and the two stacks (see engine_nb.py for the arrays)."
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.jit import cold, grid_nb, hot, hot_inline
+from zsim.jit import cold, grid_nb, hot, hot_inline, index_nb
 from zsim.rng import below_nb
 from zsim.strategy_registry import dispatcher
 
@@ -46,6 +46,7 @@ def ask_nb(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
     The game's arrays come as the one buffer they are views of: a call passes
     every array as its pointer, shape and strides, and a dozen arrays made each
     of a game's ~180 decisions push about a hundred words (docs/performance.md)."""
+    seat = index_nb(seat)
     loc, known, rows, city, st, pub, opts = views_nb(mem, ids.shape[0], deck.shape[0] - 1)
     answer = decide_nb(roster, ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
                        rules, rng)

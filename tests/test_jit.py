@@ -1,0 +1,99 @@
+"""zsim.jit's two tools for the hot path: ``index_nb`` (an index known not to be
+negative) and ``hot_flat`` (a kernel typed once, inlined by LLVM at every call).
+
+Both change only the machine code, never a result, so what they promise is
+checked in the optimized LLVM IR numba hands back for a kernel."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from numba.core.errors import TypingError
+
+from zsim.jit import hot, hot_flat, index_nb
+
+
+@hot
+def _plain_nb(a, i):
+    return a[i]
+
+
+@hot
+def _marked_nb(a, i):
+    return a[index_nb(i)]
+
+
+@hot
+def _leaf_nb(a, i):
+    return a[i] * 2
+
+
+@hot_flat
+def _flat_nb(a, i):
+    return _leaf_nb(a, i) + 1
+
+
+@hot
+def _caller_nb(a, i):
+    return _flat_nb(a, i) + _flat_nb(a, i + 1)
+
+
+@hot
+def _unsigned_nb(a, i):
+    return a[index_nb(np.uint64(i))]
+
+
+def _functions(kernel) -> dict[str, str]:
+    """The optimized LLVM IR of ``kernel``'s one compiled overload, as {function name: its text from
+    ``define`` to the closing brace}, with the attribute groups under the key ``attributes``."""
+    text = kernel.inspect_llvm(kernel.signatures[0])
+    out = {}
+    for match in re.finditer(r"^define [^@]*@([\w.$]+)\(.*?^}", text, re.S | re.M):
+        out[match.group(1)] = match.group(0)
+    out["attributes"] = "\n".join(line for line in text.splitlines() if line.startswith("attributes #"))
+    return out
+
+
+def _native(functions: dict[str, str], part: str) -> str:
+    """The kernel's own function (not its CPython or cfunc wrapper) whose mangled name holds ``part``."""
+    names = [n for n in functions if part in n and not n.startswith(("_ZN7cpython", "cfunc"))]
+    assert len(names) == 1, names
+    return functions[names[0]]
+
+
+def test_index_nb_returns_its_argument():
+    a = np.arange(10, 20)
+    for i in (0, 3, 9):
+        assert _marked_nb(a, i) == _plain_nb(a, i) == 10 + i
+
+
+def test_index_nb_drops_the_wraparound():
+    """A signed index costs a compare with 0 (then a select of i + n); a marked one does not."""
+    plain = _native(_functions(_plain_nb), "_plain_nb")
+    marked = _native(_functions(_marked_nb), "_marked_nb")
+    assert "icmp slt" in plain
+    assert "icmp slt" not in marked
+
+
+def test_index_nb_takes_signed_integers_only():
+    with pytest.raises(TypingError):
+        _unsigned_nb(np.arange(3), 1)
+
+
+def _attributes(kernel, part: str) -> set[str]:
+    """The LLVM function attributes of ``kernel``'s own function (mangled name holding ``part``)."""
+    functions = _functions(kernel)
+    groups = dict(re.findall(r"^attributes (#\d+) = \{(.*)\}$", functions["attributes"], re.M))
+    head = _native(functions, part).split("{", 1)[0]
+    return {word for group in re.findall(r"#\d+", head) for word in groups.get(group, "").split()}
+
+
+def test_hot_flat_is_inlined_by_llvm_and_not_inherited():
+    a = np.arange(10)
+    assert _caller_nb(a, 2) == (2 * 2 + 1) + (3 * 2 + 1)
+    # both calls of the flat kernel are gone from the caller's code
+    assert "_flat_nb" not in _native(_functions(_caller_nb), "_caller_nb")
+    assert "alwaysinline" in _attributes(_flat_nb, "_flat_nb")
+    # a hot kernel first compiled from inside the flat one stays a kernel of its own
+    assert "alwaysinline" not in _attributes(_leaf_nb, "_leaf_nb")
