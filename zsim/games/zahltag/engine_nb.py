@@ -43,7 +43,7 @@ from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REV
 from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
-from zsim.jit import cold, hot, hot_inline
+from zsim.jit import cold, hot, hot_flat, hot_inline
 from zsim.rng import below_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
 
@@ -73,7 +73,7 @@ def new_workspace_nb(n_players, n_cards):
 
 
 # ------------------------------------------------------------------ helpers
-@hot_inline
+@hot_flat
 def shuffle_nb(arr, lo, hi, rng):
     """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md)."""
     for i in range(hi - lo - 1, 0, -1):
@@ -83,7 +83,7 @@ def shuffle_nb(arr, lo, hi, rng):
         arr[lo + j] = tmp
 
 
-@hot_inline
+@hot_flat
 def _apply_adjust_nb(seat, act, hand, stacks, pub):
     if act == K.ACT_NONE:
         return

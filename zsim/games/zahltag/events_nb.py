@@ -7,7 +7,7 @@ the JSON-lines game record.
 from __future__ import annotations
 
 from zsim.games.zahltag import constants as K
-from zsim.jit import hot, hot_inline
+from zsim.jit import hot, hot_flat, hot_inline
 
 LOG_DEAL = 1      # hands [P*4], stacks [4]
 LOG_DECK = 2      # deck [n_cards]
@@ -32,7 +32,7 @@ SHUFFLE_FORCED = 1
 # under ``if record:``. Inlined, the logging was most of the engine's numba IR
 # and about 60% of its cold compile (docs/performance.md); out of line it is
 # compiled once, and a batch game pays one untaken branch per event.
-@hot_inline
+@hot_flat
 def emit_nb(log, value):
     """Append one int to the log (slot 0 holds the next free position; past
     the end only the position moves, so the caller can see the log was short)."""

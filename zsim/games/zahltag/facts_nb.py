@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_size_nb, opponents_hand_nb
-from zsim.jit import hot_inline
+from zsim.jit import hot_flat, hot_inline
 
 
-@hot_inline
+@hot_flat
 def known_nb(pub, seat, t):
     return pub[K.PUB_KNOWN + 4 * seat + t]
 
 
-@hot_inline
+@hot_flat
 def opponent_max_nb(seat, o, t, hand, left, right, stacks, alive, pub, rules):
     """The most type-``t`` cards opponent ``o`` can hold, as ``seat`` sees it:
     its hand size less what it must hold of other types, and the opponents'
@@ -36,7 +36,7 @@ def opponent_max_nb(seat, o, t, hand, left, right, stacks, alive, pub, rules):
     return by_size if by_size < pool else pool
 
 
-@hot_inline
+@hot_flat
 def could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules):
     """Whether opponent ``o`` may hold the job's whole requirement (exact in a
     two-player game, where the opponent's hand is known)."""
@@ -49,7 +49,7 @@ def could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules):
     return hand_size_nb(o, hand) >= total
 
 
-@hot_inline
+@hot_flat
 def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules):
     n = 0
     for o in range(hand.shape[0]):
@@ -59,7 +59,7 @@ def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub,
     return n
 
 
-@hot_inline
+@hot_flat
 def payday_chance_nb(pub):
     """The chance that the next card revealed is a payday that is executed."""
     if pub[K.PUB_JOBS_SINCE] >= pub[K.PUB_FORCED_AT]:

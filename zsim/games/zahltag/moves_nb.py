@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.jit import hot_inline
+from zsim.jit import hot_flat, hot_inline
 
 from zsim.games.zahltag import constants as K
 
 
-@hot_inline
+@hot_flat
 def owned_nb(seat, hand, left, right):
     n = 0
     for t in range(K.N_TYPES):
@@ -16,7 +16,7 @@ def owned_nb(seat, hand, left, right):
     return n
 
 
-@hot_inline
+@hot_flat
 def is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
     """Whether adjustment code ``act`` is legal for ``seat`` right now."""
     if act == K.ACT_NONE:
@@ -37,7 +37,7 @@ def is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
     return g != t and hand[seat, g] > 0 and stacks[t] > 0
 
 
-@hot_inline
+@hot_flat
 def give_up_known_nb(pub, seat, t, n):
     """``seat`` gave up ``n`` hand cards of type ``t`` (a discard, an exchange,
     a job): the public lower bound on what it holds drops, never below 0."""
@@ -45,7 +45,7 @@ def give_up_known_nb(pub, seat, t, n):
     pub[k] = max(pub[k] - n, 0)
 
 
-@hot_inline
+@hot_flat
 def hand_covers_nb(seat, need, hand):
     """Whether ``seat``'s hand holds a job's whole requirement (every type
     compared, then one branch: the answer is a coin flip to the CPU)."""
@@ -55,7 +55,7 @@ def hand_covers_nb(seat, need, hand):
     return short == 0
 
 
-@hot_inline
+@hot_flat
 def hand_size_nb(seat, hand):
     n = 0
     for t in range(K.N_TYPES):
@@ -63,7 +63,7 @@ def hand_size_nb(seat, hand):
     return n
 
 
-@hot_inline
+@hot_flat
 def opponents_hand_nb(seat, t, hand, stacks, pub, rules):
     """The opponents' combined hand cards of type ``t``: supply minus the stack,
     every table area (``pub``'s running count) and the seat's own hand

@@ -2,10 +2,12 @@
 
 Paydays, sealed bids and their awards, cap penalties, eliminations and the
 final ranking, exactly as docs/rules.md states them, for ``engine_nb``'s
-turn loop. The bids with their award (every job), the payday (a few times
-a game, from one call site) and the ranking are inlined into it; the
-penalty and the elimination are rare and are kernels of their own,
-compiled once instead of at every call site (docs/performance.md).
+turn loop. The bids with their award (every job) are inlined into it by
+numba (``hot_inline``), so that the bots they ask are compiled into the
+game once; the payday (a few times a game, from one call site) and the
+ranking are ``hot_flat``, typed once and inlined by LLVM; the penalty and
+the elimination are rare and are kernels of their own, compiled once
+instead of at every call site (docs/performance.md).
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
 from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, owned_nb
-from zsim.jit import hot, hot_inline
+from zsim.jit import hot, hot_flat, hot_inline
 from zsim.strategy_registry import dispatcher
 
 bid_nb = dispatcher("zahltag").bid_nb
@@ -40,14 +42,14 @@ def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, e
         event_nb(log, LOG_ELIM, 2, seat, reason, 0)
 
 
-@hot_inline
+@hot_flat
 def end_reason_nb(pub, rules):
     if pub[K.PUB_PAYDAYS] >= rules[K.R_PAYDAYS_TO_END]:
         return K.END_FIFTH_PAYDAY
     return K.END_LAST_PLAYER
 
 
-@hot_inline
+@hot_flat
 def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, seat_out,
                game_out, scratch, log, record):
     """Execute a payday; returns (event counter, game ended)."""
@@ -93,7 +95,7 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
     return event, ended
 
 
-@hot_inline
+@hot_flat
 def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
     """Seat ``s`` won the job: its workers go to its left area, ``gain`` to its purse."""
     for t in range(K.N_TYPES):
@@ -217,7 +219,7 @@ def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, eli
     return event
 
 
-@hot_inline
+@hot_flat
 def better_nb(a, b, hand, left, right, money, alive, elim):
     """Whether seat ``a`` ranks strictly above seat ``b`` at the end."""
     if alive[a] != 0 and alive[b] == 0:
@@ -238,7 +240,7 @@ def better_nb(a, b, hand, left, right, money, alive, elim):
     return table_a < table_b
 
 
-@hot_inline
+@hot_flat
 def rank_nb(hand, left, right, money, alive, elim, seat_out):
     n_players = hand.shape[0]
     for s in range(n_players):
@@ -256,7 +258,7 @@ def rank_nb(hand, left, right, money, alive, elim, seat_out):
         seat_out[s, K.S_FINAL_TABLE] = table
 
 
-@hot_inline
+@hot_flat
 def lead_nb(money, alive, leader, game_out):
     """The sole money leader among the seats still in (``leader`` if there is
     none); counts a lead change when it differs from the previous one.
