@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, hand_fits_nb, place_nb, spots_nb,
+from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, one_card_nb, place_nb, spots_nb,
                                            score_nb, unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
@@ -264,8 +264,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
     can_build = False
     if st[s, K.ST_HAND] > 0:
         if need == 1:                # the check for one card is the first placement's own walk
-            n_first, anywhere = spots_nb(s, final, rows, city, deck, fit[0])
-            can_build = hand_fits_nb(s, anywhere, loc, st, deck)
+            n_first, can_build = one_card_nb(s, final, loc, rows, city, st, deck, fit[0])
         else:
             can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
     can_building = False
@@ -292,7 +291,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
             return
         action = opts[i]
     if action == K.A_BUILD:
-        build_nb(s, final, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+        build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
                  saved, fit, seat_out)
     elif action == K.A_BUILDING:
         attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
@@ -303,11 +302,11 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
 
 
 @hot_inline
-def build_nb(s, final, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-             saved, fit, seat_out):
-    """Up to R_MAX_BUILD placements, each asked of the seat. ``n_first`` >= 0: the first placement's
-    spots are already in ``fit[0]`` (step 3's check for one card listed them; the city is unchanged)."""
-    need = need_of_nb(s, st, rules)
+def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts,
+             rng, saved, fit, seat_out):
+    """Up to R_MAX_BUILD placements, each asked of the seat, the first build of ``need`` cards at
+    least. ``n_first`` >= 0: the first placement's spots are already in ``fit[0]`` (step 3's check
+    for one card listed them; the city is unchanged)."""
     most = rules[K.R_MAX_BUILD]
     placed = 0
     pub[K.PUB_NEED] = need

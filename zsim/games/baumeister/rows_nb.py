@@ -203,20 +203,22 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
         return False
     if need > 1:
         return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
-    return hand_fits_nb(s, spots_nb(s, final, rows, city, deck, fit[1])[1], loc, st, deck)
+    return one_card_nb(s, final, loc, rows, city, st, deck, fit[1])[1]
 
 
 @hot_inline
-def hand_fits_nb(s, anywhere, loc, st, deck):
-    """Whether a card in seat ``s``'s hand (by its ``loc``: not placed on trial) has a type
-    in the mask ``anywhere``."""
+def one_card_nb(s, final, loc, rows, city, st, deck, out):
+    """Can one card of seat ``s``'s hand (by its ``loc``: not placed on trial) be
+    placed now? The row's spots go into ``out`` on the way (see :func:`spots_nb`);
+    returns (their number, the answer), so that a build can place from the same list."""
     s = index_nb(s)
+    n_spots, anywhere = spots_nb(s, final, rows, city, deck, out)
     hand = K.L_HAND + s
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
         c = index_nb(st[s, j])
         if loc[c] == hand and (anywhere >> deck[c, K.D_TYPE]) & 1 != 0:
-            return True
-    return False
+            return n_spots, True
+    return n_spots, False
 
 
 @hot
