@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
+from conftest import warm_game
 
 import zsim
 from zsim import api
@@ -51,7 +52,8 @@ def test_simulate_prints_what_the_api_returns():
 
 
 @pytest.mark.parametrize("game", ["zahlemann", "baumeister"])
-def test_simulate_other_games_defaults_agree(game):
+def test_simulate_other_games_defaults_agree(game, background):
+    warm_game(background, game)     # load the kernels the session compiles beside the tests, not compile them twice
     r = api.simulate(game=game, players=3, games=120, progress=False)
     assert run_cli("simulate", "--game", game, "-p", "3", "-n", "120") == r.text() + "\n"
 

@@ -2,7 +2,8 @@
 
 1. Fairness. Decision states are taken from real games (the reference
    engine asking the compiled strategies, under the rulebook's sabotage and
-   under ``saboteur=any``, with ``overbid`` allowed and forbidden). For each
+   under ``saboteur=any``, with ``overbid`` allowed and forbidden), at most
+   800 of each kind of decision, spread evenly through the games. For each
    state the cards the deciding seat does not know are dealt out again among
    the places they were (a hand keeps its size, a stack its size, the card
    on auction keeps its announced type). No fair strategy may change its
@@ -73,9 +74,27 @@ def _states(per_config: int = 40) -> list:
     return out
 
 
+#: the most states kept of one kind of decision (hidden-card bids counted apart): the games give
+#: over 12,000 bids and a few dozen of the rarest kinds, so a kind's states are thinned evenly to this
+PER_KIND = 800
+
+
+def _thinned(states: list, per_kind: int = PER_KIND) -> list:
+    """The states with every kind of decision cut to at most ``per_kind``,
+    evenly through the games, each kind's order kept."""
+    by_kind: dict = {}
+    for state in states:
+        by_kind.setdefault((state[1], _hidden_bid(state)), []).append(state)
+    out = []
+    for group in by_kind.values():
+        step = max(1, -(-len(group) // per_kind))
+        out += group[::step]
+    return out
+
+
 @pytest.fixture(scope="module")
 def states():
-    return _states()
+    return _thinned(_states())
 
 
 def _reshuffle(rnd, state):
@@ -127,7 +146,15 @@ def test_the_states_cover_every_kind_of_decision(states):
     kinds = {s[1] for s in states}
     assert {K.D_STACK, K.D_OPEN, K.D_BID, K.D_ACTION, K.D_PLACE, K.D_TARGET, K.D_CARD, K.D_KEEP, K.D_OFFER,
             K.D_ACCEPT} <= kinds
-    assert sum(_hidden_bid(s) for s in states) >= 50
+    assert sum(_hidden_bid(s) for s in states) >= 500
+
+
+def test_thinning_keeps_each_kind_evenly_and_whole_when_rare():
+    kinds = (K.D_STACK, K.D_ACTION, K.D_PLACE)
+    states = [(0, kinds[i % 3], None, i, None, None, None, None, None, None, None, None) for i in range(30)]
+    thin = _thinned(states, per_kind=4)
+    assert [(s[1], s[3]) for s in thin] == [(k, i) for j, k in enumerate(kinds) for i in (j, j + 9, j + 18, j + 27)]
+    assert _thinned(states, per_kind=10) == [s for k in kinds for s in states if s[1] == k]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1,14 +1,17 @@
 """Kill a run folder's writer at random moments; --resume must always end
 exactly where an unbroken run does.
 
-Thirty trials, each a real ``zsim simulate --out DIR`` in a subprocess that
-gets SIGKILL, SIGTERM or SIGINT (in turn) at a random moment after its run
-folder appears: while it plays, while it writes a shard, lists it in
-SHA256SUMS or renames it, or after it is done. Every time, the same command
-with ``--resume`` must succeed with the summary of an unbroken run, the shards
-must hold exactly the unbroken run's rows, SHA256SUMS must list each shard
-once with its true digest, and no temporary may be left. The moments come
-from a seeded generator, so a failing trial can be replayed."""
+Eighteen trials, each a real ``zsim simulate --out DIR`` in a subprocess
+that gets SIGKILL, SIGTERM or SIGINT at a random moment after its run folder
+appears: while it plays, while it writes a shard, lists it in SHA256SUMS or
+renames it, or after it is done. The run's span is cut into one slice per
+trial and each trial's moment is drawn inside its own slice, the signals
+taking the slices in turn, so every stretch of the run is hit and each signal
+lands early, midway and late. Every time, the same command with ``--resume``
+must succeed with the summary of an unbroken run, the shards must hold
+exactly the unbroken run's rows, SHA256SUMS must list each shard once with
+its true digest, and no temporary may be left. The moments come from a
+seeded generator, so a failing trial can be replayed."""
 from __future__ import annotations
 
 import hashlib
@@ -23,7 +26,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-TRIALS = 30
+TRIALS = 18
 ARGS = ["simulate", "-p", "4", "--strategies", "simple,counter,random,undercut", "--games", "80000",
         "--chunk", "2000", "--threads", "1", "--seed", "5", "--json", "-q"]
 SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT)
@@ -63,7 +66,8 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
     outcomes = []
     for trial in range(TRIALS):
         sig = SIGNALS[trial % len(SIGNALS)]
-        delay = rng.uniform(0.0, span * 1.1)
+        # this trial's slice of the span (a little past its end, for a signal after the run is done)
+        delay = span * 1.1 * (trial + rng.random()) / TRIALS
         cwd = tmp_path / f"trial-{trial}"
         cwd.mkdir()
         folder = cwd / "run"
@@ -106,5 +110,5 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
     # the trials did cut runs short, in every way (not all after the end)
     for name in ("SIGKILL", "SIGTERM", "SIGINT"):
         cut = [o for o in outcomes if o[0] == name and o[1] == EXPECTED[getattr(signal, name)]]
-        assert len(cut) >= 5, outcomes
+        assert len(cut) >= 4, outcomes
     assert any(0 < o[2] < 40 for o in outcomes), outcomes
