@@ -155,15 +155,18 @@ def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, 
 PROBE_CHECK = '''
 import json, sys
 import numpy as np
-from zsim.games.zahlemann.fast import play_chunk, reference_rows
+from zsim.games.zahlemann.fast import reference_rows
 from zsim.games.zahlemann.kernel_decider import play_reference_game
 from zsim.games.zahlemann.rules import Rules
+from zsim.runner import Matchup, play_chunk
+from zsim.strategy_registry import roster
 
 seed, n, cases = json.loads(sys.argv[1])
+ALL = ("probe", "random", "first", "cheat")     # one kernel plays every table below, not one per table
 out = []
 for players, overrides, specs in cases:
     rules = Rules().with_overrides(overrides)
-    seats, games = play_chunk(players, rules, specs, seed, 0, n)
+    seats, games = play_chunk(Matchup(players, tuple(specs), rules, game="zahlemann", compile_for=ALL), seed, 0, n)
     bad = [g for g in range(n) if not all(np.array_equal(a, b) for a, b in zip(
         reference_rows(play_reference_game(players, rules, specs, seed, g)), (seats[g], games[g])))]
     out.append({"players": players, "bad": bad[:5], "n_bad": len(bad),
@@ -179,10 +182,11 @@ from zsim.errors import ZsimError
 ids, params = strategy_arrays("zahlemann", ["first", "cheat"])
 seats = np.zeros((50, 2, K.N_SEAT_STATS), np.int64)
 games = np.zeros((50, K.N_GAME_STATS), np.int64)
-play_into(Rules(), seed, 0, 50, ids, params, seats, games)
+play_into(Rules(), seed, 0, 50, ids, params, seats, games, roster=roster("zahlemann", ALL))
 illegal = {"column": sorted(set(games[:, K.G_ILLEGAL].tolist())),
            "reasons": sorted(set(games[:, K.G_END_REASON].tolist()))}
-for name, run, error in (("fast", lambda: play_chunk(2, Rules(), ["first", "cheat"], seed, 0, 50),
+for name, run, error in (("fast", lambda: play_chunk(Matchup(2, ("first", "cheat"), game="zahlemann",
+                                                              compile_for=ALL), seed, 0, 50),
                           ZsimError),
                          ("reference", lambda: play_reference_game(2, Rules(), ["first", "cheat"],
                                                                    seed, 0), RuleError)):
