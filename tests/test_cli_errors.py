@@ -1,10 +1,13 @@
 """Bad input on the command line: one clear line on stderr, exit code 2.
 
-Every case runs the real entry point in a subprocess (``python -m zsim.cli``)
-and checks the whole contract: exit code 2, exactly one ``zsim: error: ...``
-line on stderr that names the problem, no traceback, nothing on stdout, and no
-output file (nor a temporary ``.part`` file) left behind.  The good runs at the
-end check that ``--out`` leaves exactly the one file, readable and complete.
+Every case runs the entry point in a process of its own and checks the whole
+contract: exit code 2, exactly one ``zsim: error: ...`` line on stderr that
+names the problem, no traceback, nothing on stdout, and no output file (nor a
+temporary ``.part`` file) left behind. The refused runs are forks of a server
+that has imported ``zsim.cli`` once (tests/cli_forks.py); a sample of them is
+also started afresh with ``python -m zsim.cli``, which must end the same way.
+The good runs at the end start afresh too, and check that ``--out`` leaves
+exactly the one file, readable and complete.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from cli_forks import CommandForks
 
 from zsim.runner import game_column_names, seat_column_names
 
@@ -106,6 +110,21 @@ def zsim(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedPro
                           text=True, timeout=timeout, env=dict(os.environ))
 
 
+@pytest.fixture(scope="module")
+def command_forks():
+    forks = CommandForks()
+    yield forks
+    forks.close()
+
+
+@pytest.fixture
+def refused(command_forks):
+    """``zsim(...)`` for a run that is to be refused: a fork of the command server."""
+    def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+        return command_forks.run(list(args), cwd)
+    return run
+
+
 def assert_one_error_line(proc: subprocess.CompletedProcess, fragments: list[str], code: int = 2) -> str:
     assert "Traceback" not in proc.stderr, proc.stderr
     assert proc.returncode == code, (proc.returncode, proc.stderr)
@@ -152,19 +171,19 @@ def fill(args: list[str], deck: Path | None, tmp: Path) -> list[str]:
 # ----------------------------------------------------------------- simulate / record
 @pytest.mark.parametrize("command", COMMANDS)
 @pytest.mark.parametrize("case_id,args,fragments", CASES, ids=[c[0] for c in CASES])
-def test_bad_input_one_line_exit_2_no_file(command, case_id, args, fragments, dirs):
+def test_bad_input_one_line_exit_2_no_file(command, case_id, args, fragments, dirs, refused):
     inp, out = dirs
     deck = make_deck(inp, case_id) if case_id.startswith("deck_") else None
     target = out / OUT_NAME[command]
-    proc = zsim(command, "--games", "5", *fill(args, deck, inp), "--out", str(target), cwd=out)
+    proc = refused(command, "--games", "5", *fill(args, deck, inp), "--out", str(target), cwd=out)
     assert_one_error_line(proc, fill(fragments, deck, inp))
     assert all_files(out) == []
 
 
 @pytest.mark.parametrize("case_id,args,fragments", RECORD_ONLY, ids=[c[0] for c in RECORD_ONLY])
-def test_record_bad_input(case_id, args, fragments, dirs):
+def test_record_bad_input(case_id, args, fragments, dirs, refused):
     _, out = dirs
-    proc = zsim("record", *args, "--out", str(out / "games.jsonl"), cwd=out)
+    proc = refused("record", *args, "--out", str(out / "games.jsonl"), cwd=out)
     assert_one_error_line(proc, fragments)
     assert all_files(out) == []
 
@@ -173,53 +192,71 @@ def test_record_bad_input(case_id, args, fragments, dirs):
 @pytest.mark.parametrize("case_id,args,fragments", [
     c for c in CASES if c[0] in ("players_5", "games_0", "unknown_strategy", "unknown_rule_key")
 ], ids=["players_5", "games_0", "unknown_strategy", "unknown_rule_key"])
-def test_bad_input_without_out(command, case_id, args, fragments, dirs):
+def test_bad_input_without_out(command, case_id, args, fragments, dirs, refused):
     """The same contract when the result would go to stdout."""
     _, out = dirs
-    proc = zsim(command, "--games", "5", *args, cwd=out)
+    proc = refused(command, "--games", "5", *args, cwd=out)
     assert_one_error_line(proc, fragments)
     assert all_files(out) == []
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_out_in_missing_folder(command, dirs):
+def test_out_in_missing_folder(command, dirs, refused):
     _, out = dirs
     missing = out / "no_such_folder"
-    proc = zsim(command, "--games", "5", "--out", str(missing / OUT_NAME[command]), cwd=out)
+    proc = refused(command, "--games", "5", "--out", str(missing / OUT_NAME[command]), cwd=out)
     assert_one_error_line(proc, ["--out", str(missing), "does not exist"])
     assert not missing.exists()
     assert all_files(out) == []
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_out_in_missing_relative_folder(command, dirs):
+def test_out_in_missing_relative_folder(command, dirs, refused):
     _, out = dirs
-    proc = zsim(command, "--games", "5", "--out", f"nowhere/{OUT_NAME[command]}", cwd=out)
+    proc = refused(command, "--games", "5", "--out", f"nowhere/{OUT_NAME[command]}", cwd=out)
     assert_one_error_line(proc, ["--out", "'nowhere'", "does not exist"])
     assert all_files(out) == []
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_out_is_a_folder(command, dirs):
+def test_out_is_a_folder(command, dirs, refused):
     _, out = dirs
     folder = out / "taken"
     folder.mkdir()
     (folder / "notes.txt").write_text("mine")   # simulate takes an empty folder as a run folder
-    proc = zsim(command, "--games", "5", "--out", str(folder), cwd=out)
+    proc = refused(command, "--games", "5", "--out", str(folder), cwd=out)
     assert_one_error_line(proc, ["--out", str(folder), "folder"])
     assert all_files(out) == ["taken", "taken/notes.txt"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_bad_input_keeps_an_existing_out_file(command, dirs):
+def test_bad_input_keeps_an_existing_out_file(command, dirs, refused):
     """A refused run must not clobber (or truncate) what ``--out`` points at."""
     _, out = dirs
     target = out / OUT_NAME[command]
     target.write_bytes(b"precious")
-    proc = zsim(command, "--games", "5", "--players", "9", "--out", str(target), cwd=out)
+    proc = refused(command, "--games", "5", "--players", "9", "--out", str(target), cwd=out)
     assert_one_error_line(proc, ["--players", "got 9"])
     assert all_files(out) == [target.name]
     assert target.read_bytes() == b"precious"
+
+
+#: refused runs also started afresh: an option, a rule, two decks, a deck's row and click's own refusal
+AFRESH = ("players_5", "rule_bad_choice", "deck_missing", "deck_unreadable", "deck_negative", "unknown_option")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_started_afresh_the_command_refuses_as_its_forks_do(command, dirs, refused):
+    """The forks leave out Python's start and zsim's imports: started with
+    ``python -m zsim.cli``, a sample of the cases ends the same way, to the byte."""
+    inp, out = dirs
+    for case_id, args, fragments in (c for c in CASES if c[0] in AFRESH):
+        deck = make_deck(inp, case_id) if case_id.startswith("deck_") else None
+        argv = [command, "--games", "5", *fill(args, deck, inp), "--out", str(out / OUT_NAME[command])]
+        afresh, forked = zsim(*argv, cwd=out), refused(*argv, cwd=out)
+        assert_one_error_line(afresh, fill(fragments, deck, inp))
+        assert (afresh.returncode, afresh.stdout, afresh.stderr) == (forked.returncode, forked.stdout, forked.stderr)
+        assert all_files(out) == []
 
 
 # ----------------------------------------------------------------- replay
@@ -251,28 +288,39 @@ REPLAY_CASES = [
 
 @pytest.mark.parametrize("check", ["--check", "--no-check"])
 @pytest.mark.parametrize("kind,fragments", REPLAY_CASES, ids=[c[0] for c in REPLAY_CASES])
-def test_replay_bad_file(kind, fragments, check, dirs):
+def test_replay_bad_file(kind, fragments, check, dirs, refused):
     inp, out = dirs
     path = inp / f"{kind}.jsonl"
     if REPLAY_FILES[kind] is not None:
         path.write_bytes(REPLAY_FILES[kind])
-    proc = zsim("replay", check, str(path), cwd=out)
+    proc = refused("replay", check, str(path), cwd=out)
     assert_one_error_line(proc, [f.format(path=path) for f in fragments])
     assert all_files(out) == []
 
 
-def test_replay_folder(dirs):
+def test_started_afresh_replay_refuses_as_its_forks_do(dirs, refused):
     inp, out = dirs
-    proc = zsim("replay", str(inp), cwd=out)
+    for kind in ("missing", "not_json_later", "not_utf8"):
+        path = inp / f"{kind}.jsonl"
+        if REPLAY_FILES[kind] is not None:
+            path.write_bytes(REPLAY_FILES[kind])
+        afresh, forked = zsim("replay", str(path), cwd=out), refused("replay", str(path), cwd=out)
+        assert afresh.returncode == 2 and afresh.stderr.startswith("zsim: error: "), afresh.stderr
+        assert (afresh.returncode, afresh.stdout, afresh.stderr) == (forked.returncode, forked.stdout, forked.stderr)
+
+
+def test_replay_folder(dirs, refused):
+    inp, out = dirs
+    proc = refused("replay", str(inp), cwd=out)
     assert_one_error_line(proc, [str(inp)])
 
 
-def test_replay_record_that_breaks_the_rules(dirs):
+def test_replay_record_that_breaks_the_rules(dirs, refused):
     """A start event with nonsense in it is refused by the check, in one line."""
     inp, out = dirs
     path = inp / "bad.jsonl"
     path.write_text('{"e":"start","game":3,"players":7}\n')
-    proc = zsim("replay", str(path), cwd=out)
+    proc = refused("replay", str(path), cwd=out)
     assert_one_error_line(proc, ["game 3"])
 
 
@@ -434,10 +482,10 @@ def test_simulate_interrupted_mid_write_leaves_nothing(tmp_path, monkeypatch, ca
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_out_in_a_folder_that_cannot_be_written(command, dirs):
+def test_out_in_a_folder_that_cannot_be_written(command, dirs, refused):
     inp, out = dirs
     target = "/proc/zsim-out"  # exists, but nothing can be created in it
-    proc = zsim(command, "--games", "2", "--out", target, cwd=out)
+    proc = refused(command, "--games", "2", "--out", target, cwd=out)
     assert_one_error_line(proc, ["/proc"], code=74)       # an output that cannot be written
 
 
