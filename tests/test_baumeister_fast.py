@@ -146,22 +146,27 @@ from zsim.games.baumeister.reference import RuleError
 from zsim.games.baumeister.rules import Rules
 from zsim.runner import Matchup, play_chunk
 
-seed, n, cases = json.loads(sys.argv[1])
+seed, cases = json.loads(sys.argv[1])
 deck = default_deck()
-ALL = ("probe", "random", "first", "cheat")     # one kernel plays every table below, not one per table
+ALL = ("probe", "random", "first", "cheat")     # one kernel per engine plays every table below
 out = []
-for players, overrides, specs in cases:
+for players, overrides, specs, n in cases:
     rules = Rules().with_overrides(overrides)
     seats, games = play_chunk(Matchup(players, tuple(specs), rules, game="baumeister", compile_for=ALL), seed, 0, n)
-    bad = [g for g in range(n) if not all(np.array_equal(a, b) for a, b in zip(
-        reference_rows(play_reference_game(players, rules, deck, specs, seed, g)), (seats[g], games[g])))]
+    bad, asked = [], 0
+    for g in range(n):
+        played = play_reference_game(players, rules, deck, specs, seed, g, compile_for=ALL)
+        asked += played.decisions
+        if not all(np.array_equal(a, b) for a, b in zip(reference_rows(played), (seats[g], games[g]))):
+            bad.append(g)
     out.append({"players": players, "bad": bad[:5], "n_bad": len(bad), "attacks": int(games[:, 8:10].sum()),
-                "offers": int(seats[:, :, 18].sum())})
+                "offers": int(seats[:, :, 18].sum()), "decisions": asked})
 illegal = {}
 for name, run, error in (
         ("fast", lambda: play_chunk(Matchup(2, ("first", "cheat"), game="baumeister", compile_for=ALL), seed, 0, 20),
          ZsimError),
-        ("reference", lambda: play_reference_game(2, Rules(), deck, ["first", "cheat"], seed, 0), RuleError)):
+        ("reference", lambda: play_reference_game(2, Rules(), deck, ["first", "cheat"], seed, 0, compile_for=ALL),
+         RuleError)):
     try:
         run()
         illegal[name] = "no error"
@@ -170,10 +175,13 @@ for name, run, error in (
 print(json.dumps({"cases": out, "illegal": illegal}))
 '''
 
+#: (players, rules, field, games). Two probes alone bid against each other for about 2,500 decisions
+#: a game, so 100 of their games put a quarter of a million decisions to both engines; the
+#: four-player table, mostly the quick built-in bots, about 200 (300 games: 60,000 decisions)
 PROBE_CASES = [
-    (2, {}, ["probe", "probe:salt=7"]),
-    (3, {"saboteur": "any", "hand_sabotage_min": 3}, ["probe", "random", "probe:salt=3"]),
-    (4, {"overbid": "forbid", "saboteurs": 2}, ["probe:salt=2", "first", "probe", "random"]),
+    (2, {}, ["probe", "probe:salt=7"], 100),
+    (3, {"saboteur": "any", "hand_sabotage_min": 3}, ["probe", "random", "probe:salt=3"], 200),
+    (4, {"overbid": "forbid", "saboteurs": 2}, ["probe:salt=2", "first", "probe", "random"], 300),
 ]
 
 
@@ -187,7 +195,7 @@ def _blocks(players, name):
 def _probe_check(background, site):
     """The probe strategy's check in a subprocess, with the plugins installed in ``site``."""
     env = plugin_site(site, "zsim.strategies.baumeister", {"probe": PROBE, "cheat": CHEAT})
-    return background.run([sys.executable, "-c", PROBE_CHECK, json.dumps([SEED, 300, PROBE_CASES])],
+    return background.run([sys.executable, "-c", PROBE_CHECK, json.dumps([SEED, PROBE_CASES])],
                           env=env, timeout=900)
 
 
@@ -263,6 +271,7 @@ def test_both_engines_show_a_strategy_the_same_arguments(background):
     for case in doc["cases"]:
         assert case["n_bad"] == 0, case
         assert case["attacks"] > 0, case
+        assert case["decisions"] >= 50_000, case                # the reference engine asked the seats this often
     assert doc["cases"][1]["offers"] > 0                     # saboteur=any: some offers were accepted
     assert "strategy cheat (seat 1)" in doc["illegal"]["fast"]
     assert "seat 1 chose" in doc["illegal"]["reference"]

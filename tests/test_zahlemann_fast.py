@@ -162,13 +162,14 @@ from zsim.runner import Matchup, play_chunk
 from zsim.strategy_registry import roster
 
 seed, n, cases = json.loads(sys.argv[1])
-ALL = ("probe", "random", "first", "cheat")     # one kernel plays every table below, not one per table
+ALL = ("probe", "random", "first", "cheat")     # one kernel per engine plays every table below
 out = []
 for players, overrides, specs in cases:
     rules = Rules().with_overrides(overrides)
     seats, games = play_chunk(Matchup(players, tuple(specs), rules, game="zahlemann", compile_for=ALL), seed, 0, n)
     bad = [g for g in range(n) if not all(np.array_equal(a, b) for a, b in zip(
-        reference_rows(play_reference_game(players, rules, specs, seed, g)), (seats[g], games[g])))]
+        reference_rows(play_reference_game(players, rules, specs, seed, g, compile_for=ALL)),
+        (seats[g], games[g])))]
     out.append({"players": players, "bad": bad[:5], "n_bad": len(bad),
                 "bonus": int(games[:, 6].sum()), "passes": int(games[:, 8].sum())})
 
@@ -189,7 +190,7 @@ for name, run, error in (("fast", lambda: play_chunk(Matchup(2, ("first", "cheat
                                                               compile_for=ALL), seed, 0, 50),
                           ZsimError),
                          ("reference", lambda: play_reference_game(2, Rules(), ["first", "cheat"],
-                                                                   seed, 0), RuleError)):
+                                                                   seed, 0, compile_for=ALL), RuleError)):
     try:
         run()
         illegal[name] = "no error"

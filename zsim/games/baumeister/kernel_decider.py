@@ -32,12 +32,15 @@ OUTSIDE = ("outside the options",)
 class KernelDecider:
     """Answers the reference engine's decisions with the compiled strategies of ``specs``."""
 
-    def __init__(self, players: int, rules, deck, specs: list[str], key: int):
+    def __init__(self, players: int, rules, deck, specs: list[str], key: int,
+                 compile_for: tuple[str, ...] | None = None):
+        from zsim.roster import roster_of
         from zsim.strategy_registry import roster, strategy_arrays
 
         self.ids, self.params = strategy_arrays("baumeister", list(specs))
-        # one compile serves every field: a decision here is a Python call anyway
-        self.roster = roster("baumeister")
+        # one compile serves every field (a decision here is a Python call anyway),
+        # or every field of a job that names its strategies (``compile_for``, as Matchup's)
+        self.roster = roster_of("baumeister", self.ids, roster("baumeister", compile_for))
         self.rules = rules_array(rules)
         self.deck = deck.arrays()
         n = deck.n
@@ -143,13 +146,14 @@ class KernelDecider:
 
 
 def play_reference_game(players: int, rules, deck, specs: list[str], seed: int, game_index: int,
-                        record: bool = False) -> Result:
-    """Game ``game_index`` of ``seed`` played by the reference engine with the compiled strategies of ``specs``."""
+                        record: bool = False, compile_for: tuple[str, ...] | None = None) -> Result:
+    """Game ``game_index`` of ``seed`` played by the reference engine with the compiled strategies of ``specs``;
+    ``compile_for`` names the strategies their kernel is compiled for (default: all installed)."""
     from zsim.strategy_registry import parse_one
 
     specs = [parse_one(s, "baumeister") for s in specs]
     key = game_key(seed, game_index)
-    decider = KernelDecider(players, rules, deck, specs, key)
+    decider = KernelDecider(players, rules, deck, specs, key, compile_for)
     game = Game(players, rules, deck, SeededChance(key), decider, seed=seed, game_index=game_index,
                 strategies=specs, record=record)
     return game.play()

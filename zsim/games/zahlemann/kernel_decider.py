@@ -41,12 +41,15 @@ def mask_of(cards) -> int:
 class KernelDecider:
     """Answers the reference engine's decisions with the compiled strategies of ``specs``."""
 
-    def __init__(self, players: int, rules: Rules, specs: list[str], key: int):
+    def __init__(self, players: int, rules: Rules, specs: list[str], key: int,
+                 compile_for: tuple[str, ...] | None = None):
+        from zsim.roster import roster_of
         from zsim.strategy_registry import roster, strategy_arrays
 
         self.ids, self.params = strategy_arrays("zahlemann", list(specs))
-        # one compile serves every field: a decision here is a Python call anyway
-        self.roster = roster("zahlemann")
+        # one compile serves every field (a decision here is a Python call anyway),
+        # or every field of a job that names its strategies (``compile_for``, as Matchup's)
+        self.roster = roster_of("zahlemann", self.ids, roster("zahlemann", compile_for))
         if len(self.ids) != players:
             raise ValueError(f"{players} players need {players} strategies, got {len(self.ids)}")
         self.rules = rules_array(rules)
@@ -111,14 +114,15 @@ class KernelDecider:
 
 
 def play_reference_game(players: int, rules: Rules, specs: list[str], seed: int, game_index: int,
-                        record: bool = False) -> Result:
+                        record: bool = False, compile_for: tuple[str, ...] | None = None) -> Result:
     """Game ``game_index`` of ``seed`` played by the reference engine with the
-    compiled strategies of ``specs`` (one per seat, parameters included)."""
+    compiled strategies of ``specs`` (one per seat, parameters included);
+    ``compile_for`` names the strategies their kernel is compiled for (default: all installed)."""
     from zsim.strategy_registry import parse_one
 
     specs = [parse_one(s, "zahlemann") for s in specs]
     key = game_key(seed, game_index)
-    decider = KernelDecider(players, rules, specs, key)
+    decider = KernelDecider(players, rules, specs, key, compile_for)
     game = Game(players, rules, SeededChance(key), decider, forget=decider.forget, seed=seed,
                 game_index=game_index, strategies=specs, record=record)
     return game.play()
