@@ -97,6 +97,7 @@ class Game:
         self.stacks = [0, 0, 0, 0]
         self.draw_pile: list[int] = []   # the face-down deck, position 0 on top
         self.revealed_jobs: list[int] = []
+        self.unrevealed_needs = tuple(tuple(need) for need in self.job_needs)   # kept as jobs are revealed
         self.jobs_since_payday = self.paydays = self.turn = self.elimination_events = 0
         self.last_was_payday = False     # the last card resolved was an executed payday
         self.over = False
@@ -141,19 +142,19 @@ class Game:
             return False
         return bid == K.PASS or player.covers(self.job_needs[job])
 
-    def view(self, seat: int, setup: bool) -> SeatView:
-        """What ``seat`` knows (docs/rules.md, "What a strategy sees")."""
+    def view(self, seat: int, setup: bool, bidding: bool = False) -> SeatView:
+        """What ``seat`` knows (docs/rules.md, "What a strategy sees"). A seat
+        that is bidding has no adjustment to make: its view lists none."""
         me = self.players[seat]
         others = [p for p in self.active() if p.seat != seat]
-        revealed = set(self.revealed_jobs)
         opponents = [self.rules.supply[t] - self.stacks[t] - me.hand[t]
                      - sum(p.left[t] + p.right[t] for p in self.players) for t in TYPES]
         return SeatView(
             seat=seat, hand=tuple(me.hand), owned=me.owned(), stacks=tuple(self.stacks),
             other_hand_sizes=tuple(sum(p.hand) for p in others), opponents_hands=tuple(opponents),
-            unrevealed_jobs=tuple(tuple(need) for j, need in enumerate(self.job_needs) if j not in revealed),
+            unrevealed_jobs=self.unrevealed_needs,
             jobs_since_payday=self.jobs_since_payday,
-            legal_adjustments=self.legal_adjustments(me, setup),
+            legal_adjustments=() if bidding else self.legal_adjustments(me, setup),
             card_cap=self.rules.card_cap, max_bid=self.rules.max_bid)
 
     def adjust(self, player: Player, code: int, setup: bool) -> None:
@@ -298,6 +299,8 @@ class Game:
         """Step 4a: everybody still in bids at once; the lowest bid does the job."""
         need = self.job_needs[job]
         self.revealed_jobs.append(job)
+        revealed = set(self.revealed_jobs)
+        self.unrevealed_needs = tuple(tuple(n) for j, n in enumerate(self.job_needs) if j not in revealed)
         self.game_stats[K.G_JOBS_REVEALED] += 1
         self.jobs_since_payday += 1
         self.last_was_payday = False

@@ -30,7 +30,7 @@ class SeatView:
     opponents_hands: tuple[int, ...]   # combined hands of the others, by type
     unrevealed_jobs: tuple[tuple[int, ...], ...]  # needs of the jobs still in the deck
     jobs_since_payday: int
-    legal_adjustments: tuple[int, ...]  # legal adjustment codes, ascending
+    legal_adjustments: tuple[int, ...]  # legal adjustment codes, ascending (none when bidding)
     card_cap: int
     max_bid: int
 
@@ -141,5 +141,5 @@ class StrategyDecider:
 
     def bids(self, game, job: int) -> list:
         need = game.job_needs[job]
-        return [self.strategies[p.seat].bid(game.view(p.seat, setup=False), need) if p.in_game else None
+        return [self.strategies[p.seat].bid(game.view(p.seat, setup=False, bidding=True), need) if p.in_game else None
                 for p in game.players]
