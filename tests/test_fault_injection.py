@@ -4,14 +4,17 @@ exactly where an unbroken run does.
 Eighteen trials, each a real ``zsim simulate --out DIR`` in a subprocess
 that gets SIGKILL, SIGTERM or SIGINT at a random moment after its run folder
 appears: while it plays, while it writes a shard, lists it in SHA256SUMS or
-renames it, or after it is done. The run's span is cut into one slice per
-trial and each trial's moment is drawn inside its own slice, the signals
-taking the slices in turn, so every stretch of the run is hit and each signal
-lands early, midway and late. Every time, the same command with ``--resume``
-must succeed with the summary of an unbroken run, the shards must hold
-exactly the unbroken run's rows, SHA256SUMS must list each shard once with
-its true digest, and no temporary may be left. The moments come from a
-seeded generator, so a failing trial can be replayed."""
+renames it, or after it is done. The run is cut into one slice per trial,
+measured in shards written (so the slices hold however fast the machine runs
+at the moment), and each trial's moment is drawn inside its own slice: it
+waits for the slice's last whole shard, then a drawn part of the time a shard
+has been taking in that trial. The signals take the slices in turn, so every
+stretch of the run is hit and each signal lands early, midway and late.
+Every time, the same command with ``--resume`` must succeed with the summary
+of an unbroken run, the shards must hold exactly the unbroken run's rows,
+SHA256SUMS must list each shard once with its true digest, and no temporary
+may be left. The moments come from a seeded generator, so a failing trial
+can be replayed."""
 from __future__ import annotations
 
 import hashlib
@@ -27,6 +30,7 @@ import polars as pl
 import pytest
 
 TRIALS = 18
+SHARDS = 40                 # 80,000 games in chunks of 2,000
 ARGS = ["simulate", "-p", "4", "--strategies", "simple,counter,random,undercut", "--games", "80000",
         "--chunk", "2000", "--threads", "1", "--seed", "5", "--json", "-q"]
 SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT)
@@ -66,8 +70,9 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
     outcomes = []
     for trial in range(TRIALS):
         sig = SIGNALS[trial % len(SIGNALS)]
-        # this trial's slice of the span (a little past its end, for a signal after the run is done)
-        delay = span * 1.1 * (trial + rng.random()) / TRIALS
+        # this trial's slice of the run in shards (a little past its end, for a signal after it is done)
+        target = SHARDS * 1.1 * (trial + rng.random()) / TRIALS
+        whole = int(target)
         cwd = tmp_path / f"trial-{trial}"
         cwd.mkdir()
         folder = cwd / "run"
@@ -75,10 +80,15 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
         while not (folder / "manifest.json").exists():
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.002)
+        began = time.time()
+        while len(list(folder.glob("chunk-*.parquet"))) < min(whole, SHARDS) and proc.poll() is None:
+            time.sleep(0.002)
+        per_shard = (time.time() - began) / min(whole, SHARDS) if whole else span / SHARDS
+        delay = (target - whole) * per_shard
         time.sleep(delay)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=600)
-        what = f"trial {trial}: {sig.name} after {delay:.3f} s"
+        what = f"trial {trial}: {sig.name} at shard {target:.2f}"
         # a signal that lands while the finished process shuts down (its
         # handlers gone) kills it outright: fine once everything is written
         finished = (folder / "summary.json").exists()
@@ -87,10 +97,6 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
         assert "Traceback" not in err and len(err.strip().splitlines()) <= 1, f"{what}: {err}"
         shards_before = len(list(folder.glob("chunk-*.parquet")))
         outcomes.append((sig.name, proc.returncode, shards_before))
-        if proc.returncode == 0:
-            # the run ended before the signal: it plays faster now than when ``span`` was
-            # measured (the machine was busier then), so the later moments are drawn sooner
-            span = min(span, delay)
 
         done = start(ARGS + ["--out", "run", "--resume"], cwd)
         out, err = done.communicate(timeout=600)
@@ -104,11 +110,11 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
             assert name not in listed, f"{what}: {name} listed twice"
             listed[name] = digest
         shards = sorted(folder.glob("chunk-*.parquet"))
-        assert sorted(listed) == [p.name for p in shards] and len(shards) == 40, what
+        assert sorted(listed) == [p.name for p in shards] and len(shards) == SHARDS, what
         assert all(hashlib.sha256(p.read_bytes()).hexdigest() == listed[p.name] for p in shards), what
         assert json.loads((folder / "summary.json").read_text())["games"] == 80_000, what
     # the trials did cut runs short, in every way (not all after the end)
     for name in ("SIGKILL", "SIGTERM", "SIGINT"):
         cut = [o for o in outcomes if o[0] == name and o[1] == EXPECTED[getattr(signal, name)]]
         assert len(cut) >= 4, outcomes
-    assert any(0 < o[2] < 40 for o in outcomes), outcomes
+    assert any(0 < o[2] < SHARDS for o in outcomes), outcomes
