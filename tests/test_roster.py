@@ -158,3 +158,18 @@ def test_an_analysis_compiles_one_kernel_for_all_its_points(monkeypatch):
               Point({"k": 1}, Matchup(2, ("random", "fixed:k=4")), 20)]
     play_points(points, 3, [])
     assert len(asked) == 2 and set(asked) == {roster("zahltag", ["simple", "random", "fixed"])}
+
+
+@pytest.mark.parametrize("game", ["zahlemann", "baumeister"])
+def test_the_reference_engines_kernel_decider_plays_only_within_compile_for(game, monkeypatch):
+    """A job naming the strategies its kernel holds (``compile_for``) cannot
+    seat one outside them: refused before anything compiles."""
+    import importlib
+
+    monkeypatch.setenv("ZSIM_ROSTER", "exact")       # as the probe checks run it
+
+    kd = importlib.import_module(f"zsim.games.{game}.kernel_decider")
+    rules = importlib.import_module(f"zsim.games.{game}.rules").Rules()
+    table = [importlib.import_module("zsim.games.baumeister.cards").default_deck()] if game == "baumeister" else []
+    with pytest.raises(ValueError, match="are not all in"):
+        kd.play_reference_game(2, rules, *table, ["first", "first"], 1, 0, compile_for=("random",))
