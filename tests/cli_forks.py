@@ -8,7 +8,9 @@ child, which moves to the run's folder, takes a file each as its stdout and
 stderr (and /dev/null as stdin), and calls the entry point's ``main()`` with the
 run's arguments, exactly what ``python -m zsim.cli`` calls. The child leaves with
 the command's exit status, or with 1 and the traceback on stderr, as Python
-would. The server runs no kernel and starts no thread, so a fork is safe.
+would. The server runs no kernel and imports no polars (whose threads would
+be copied half-alive into every child); its one other thread is OpenBLAS's,
+which OpenBLAS stops and restarts around a fork itself, so a fork is safe.
 
 What this leaves out is the start itself. tests/test_cli_errors.py runs a
 sample of the same inputs through ``python -m zsim.cli`` and asks for the same
@@ -25,7 +27,7 @@ from pathlib import Path
 
 SERVER = r'''
 import json, os, sys, time, traceback
-import zsim.cli        # numpy and numba, not polars: its threads (and jemalloc's) stay out of the fork
+import zsim.cli        # numpy and numba, not polars: its threads (and jemalloc's) stay out of the forks
 
 def child(req):
     code = 1
