@@ -111,18 +111,18 @@ def zsim(*args: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedPro
 
 
 @pytest.fixture(scope="module")
-def command_forks():
+def refused():
+    """``zsim(...)`` for a run that is to be refused: a fork of the module's command server."""
     forks = CommandForks()
-    yield forks
+    yield lambda *args, cwd: forks.run(list(args), cwd)
     forks.close()
 
 
-@pytest.fixture
-def refused(command_forks):
-    """``zsim(...)`` for a run that is to be refused: a fork of the command server."""
-    def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-        return command_forks.run(list(args), cwd)
-    return run
+def afresh_as_forked(refused, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``zsim(...)`` started afresh, after checking that its fork ends the same way, to the byte."""
+    afresh, forked = zsim(*args, cwd=cwd), refused(*args, cwd=cwd)
+    assert (afresh.returncode, afresh.stdout, afresh.stderr) == (forked.returncode, forked.stdout, forked.stderr)
+    return afresh
 
 
 def assert_one_error_line(proc: subprocess.CompletedProcess, fragments: list[str], code: int = 2) -> str:
@@ -253,9 +253,7 @@ def test_started_afresh_the_command_refuses_as_its_forks_do(command, dirs, refus
     for case_id, args, fragments in (c for c in CASES if c[0] in AFRESH):
         deck = make_deck(inp, case_id) if case_id.startswith("deck_") else None
         argv = [command, "--games", "5", *fill(args, deck, inp), "--out", str(out / OUT_NAME[command])]
-        afresh, forked = zsim(*argv, cwd=out), refused(*argv, cwd=out)
-        assert_one_error_line(afresh, fill(fragments, deck, inp))
-        assert (afresh.returncode, afresh.stdout, afresh.stderr) == (forked.returncode, forked.stdout, forked.stderr)
+        assert_one_error_line(afresh_as_forked(refused, *argv, cwd=out), fill(fragments, deck, inp))
         assert all_files(out) == []
 
 
@@ -304,9 +302,8 @@ def test_started_afresh_replay_refuses_as_its_forks_do(dirs, refused):
         path = inp / f"{kind}.jsonl"
         if REPLAY_FILES[kind] is not None:
             path.write_bytes(REPLAY_FILES[kind])
-        afresh, forked = zsim("replay", str(path), cwd=out), refused("replay", str(path), cwd=out)
+        afresh = afresh_as_forked(refused, "replay", str(path), cwd=out)
         assert afresh.returncode == 2 and afresh.stderr.startswith("zsim: error: "), afresh.stderr
-        assert (afresh.returncode, afresh.stdout, afresh.stderr) == (forked.returncode, forked.stdout, forked.stderr)
 
 
 def test_replay_folder(dirs, refused):

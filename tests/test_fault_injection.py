@@ -73,6 +73,7 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
         # this trial's slice of the run in shards (a little past its end, for a signal after it is done)
         target = SHARDS * 1.1 * (trial + rng.random()) / TRIALS
         whole = int(target)
+        wait_for = min(whole, SHARDS)                 # shards to see written before the drawn part of one
         cwd = tmp_path / f"trial-{trial}"
         cwd.mkdir()
         folder = cwd / "run"
@@ -81,9 +82,9 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.002)
         began = time.time()
-        while len(list(folder.glob("chunk-*.parquet"))) < min(whole, SHARDS) and proc.poll() is None:
+        while len(list(folder.glob("chunk-*.parquet"))) < wait_for and proc.poll() is None:
             time.sleep(0.002)
-        per_shard = (time.time() - began) / min(whole, SHARDS) if whole else span / SHARDS
+        per_shard = (time.time() - began) / wait_for if wait_for else span / SHARDS
         delay = (target - whole) * per_shard
         time.sleep(delay)
         proc.send_signal(sig)
