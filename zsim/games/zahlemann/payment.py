@@ -35,11 +35,13 @@ The rules (docs/rules.md, "Round end and payment"), each a function here:
 The payer's *payment* ("paid") is the value handed over minus the value of
 the change; it is what decides the next round's starting player.
 
-:func:`makeable` is the engine of the exact, overpay and change rules: a
-dynamic programme over the six denominations giving, for every value some
-combination makes exactly, the preferred combination making it. Its cost is
-about (number of values) x (coins of a denomination) per denomination, so
-holdings of a few dozen coins stay fast; results are cached per holding.
+:func:`_keys` is the engine of the exact, overpay and change rules: a
+bounded knapsack over the six denominations giving, for every value up to
+what a payment needs, the preferred combination making it, each combination
+stored as one integer whose order is the order of preference (:func:`_order`).
+Its cost is one pass over the values per chunk of coins (1, 2, 4, ... of a
+denomination), so holdings of a few dozen coins stay fast; tables are cached
+per holding and limit. :func:`makeable` shows a table as combinations.
 """
 from __future__ import annotations
 
@@ -107,57 +109,95 @@ def preference_key(combination: Holding) -> tuple:
 MAX_EXCESS = DENOMINATIONS[0] - 1
 
 
+#: no combination makes this value: above every key of a real combination
+#: (``_keys`` caps a count digit at 16 bits)
+_NONE = 1 << (N_DENOMINATIONS * 16 + 24)
+
+
+def _order(holding: Holding) -> tuple[int, int, tuple]:
+    """The order of preference as integers, for the combinations of ``holding``:
+    (digit width in bits, the empty combination's key, the key's step per coin
+    of each denomination).
+
+    A combination's key is its coin count in the top digit, then one digit per
+    denomination from the 50s down, ``full - k`` for ``k`` coins of it (more of
+    a larger coin, a smaller key), each digit ``bits`` wide: comparing keys is
+    comparing :func:`preference_key`. The key is a sum over the denominations,
+    so ``k`` more coins of denomination ``i`` add ``k * step[i]`` to any key.
+    """
+    bits = max(max(holding), 1).bit_length()
+    if bits > 16:
+        raise ValueError(f"a holding of {max(holding)} coins of one kind is more than zsim pays with")
+    full, top = (1 << bits) - 1, N_DENOMINATIONS * bits
+    shifts = [bits * (N_DENOMINATIONS - 1 - i) for i in range(N_DENOMINATIONS)]
+    return bits, sum(full << sh for sh in shifts), tuple((1 << top) - (1 << sh) for sh in shifts)
+
+
+def _combination(key: int, bits: int) -> Holding:
+    """The combination whose key (:func:`_order`) is ``key``."""
+    full = (1 << bits) - 1
+    return tuple(full - ((key >> (bits * (N_DENOMINATIONS - 1 - i))) & full) for i in range(N_DENOMINATIONS))
+
+
 @lru_cache(maxsize=1 << 14)
+def _keys(holding: Holding, limit: int | None) -> tuple[list, int]:
+    """(``keys``, ``bits``): ``keys[v]`` is the key (:func:`_order`) of the
+    preferred combination of ``holding`` worth ``v``, or ``_NONE`` where none
+    is, for every ``v`` up to ``limit`` (or the holding's value).
+
+    A bounded knapsack whose cost is the key: the ``n`` coins of a
+    denomination go in as chunks of 1, 2, 4, ... coins (and the rest), each
+    taken or not, so every count ``0..n`` is one choice of chunks. Since keys
+    add, the least key over the choices is the least over the counts, and
+    each chunk is one pass over the table: ``keys[v] = min(keys[v],
+    keys[v - c*d] + c*step)``.
+    """
+    bits, empty, steps = _order(holding)
+    top = value(holding) if limit is None else min(limit, value(holding))
+    keys = [empty] + [_NONE] * top
+    for d, have, step in zip(DENOMINATIONS, holding, steps):
+        chunk = 1
+        while have > 0:
+            c = min(chunk, have)
+            have -= c
+            chunk *= 2
+            shift = c * d
+            if shift > top:
+                break
+            add = c * step
+            keys[shift:] = [a if a < b + add else b + add for a, b in zip(keys[shift:], keys)]
+    return keys, bits
+
+
 def makeable(holding: Holding, limit: int | None = None) -> dict[int, Holding]:
     """Every value some combination of ``holding`` makes exactly, mapped to the
     preferred combination making it (0 maps to the empty combination); with
-    ``limit``, only the values up to it (the same combinations: partial sums
-    only grow as denominations are added, so values above ``limit`` are
-    dropped as they appear).
-
-    Dynamic programme from the 1s up to the 50s: ``best_i[v]`` is the preferred
-    combination of denominations ``i..5`` worth ``v``. The preferred full
-    combination with ``k`` coins of denomination ``i`` uses the preferred rest
-    ``best_{i+1}[v - k * d_i]`` (the order compares the count, then the
-    denominations from the largest down, and ``k`` comes first among those),
-    so keeping one best per value at every step is exact. Do not mutate the
-    returned dict (it is cached).
-    """
-    holding = tuple(holding)
-    best: dict[int, tuple] = {0: ()}       # value -> preferred combination of the suffix
-    for i in range(N_DENOMINATIONS - 1, -1, -1):
-        d, have = DENOMINATIONS[i], holding[i]
-        nxt: dict[int, tuple] = {}
-        keys: dict[int, tuple] = {}
-        for v_rest, rest in best.items():
-            rest_count = sum(rest)
-            rest_key = tuple(-n for n in rest)
-            for k in range(have + 1):
-                v = v_rest + k * d
-                if limit is not None and v > limit:
-                    break
-                key = (k + rest_count, -k) + rest_key
-                if v not in keys or key < keys[v]:
-                    keys[v] = key
-                    nxt[v] = (k,) + rest
-        best = nxt
-    return best
+    ``limit``, only the values up to it (the same combinations: a table cut at
+    ``limit`` drops the values above it and changes no other)."""
+    keys, bits = _keys(tuple(holding), limit)
+    return {v: _combination(k, bits) for v, k in enumerate(keys) if k < _NONE}
 
 
 def exact_payment(holding: Holding, debt: int) -> Holding | None:
     """The preferred combination worth exactly ``debt``, or None if none is."""
-    return makeable(tuple(holding), debt).get(debt)
+    keys, bits = _keys(tuple(holding), debt)
+    if debt >= len(keys) or keys[debt] == _NONE:
+        return None
+    return _combination(keys[debt], bits)
 
 
 def least_overpayment(holding: Holding, debt: int) -> Holding | None:
     """The combination worth more than ``debt`` by the least (ties by
     preference), or None if the whole holding is worth ``debt`` or less."""
-    table = makeable(tuple(holding), debt + MAX_EXCESS)
-    above = [v for v in table if v > debt]
-    if not above and value(holding) > debt:     # only where an exact payment exists too
-        table = makeable(tuple(holding))
-        above = [v for v in table if v > debt]
-    return table[min(above)] if above else None
+    holding = tuple(holding)
+    if value(holding) <= debt:
+        return None
+    keys, bits = _keys(holding, debt + MAX_EXCESS)
+    above = next((v for v in range(debt + 1, len(keys)) if keys[v] != _NONE), None)
+    if above is None:                   # only where an exact payment exists too
+        keys, bits = _keys(holding, None)
+        above = next(v for v in range(debt + 1, len(keys)) if keys[v] != _NONE)
+    return _combination(keys[above], bits)
 
 
 def choose_payment(holding: Holding, debt: int) -> Holding | None:
@@ -174,8 +214,11 @@ def make_change(holding: Holding, amount: int) -> Holding:
     """The change a winner holding ``holding`` returns for an excess of
     ``amount``: the preferred combination of the largest value not above
     ``amount`` that ``holding`` makes exactly (possibly nothing)."""
-    table = makeable(tuple(holding), amount)
-    return table[max(v for v in table if v <= amount)]
+    keys, bits = _keys(tuple(holding), amount)
+    v = min(amount, len(keys) - 1)
+    while keys[v] == _NONE:
+        v -= 1
+    return _combination(keys[v], bits)
 
 
 def greedy(amount: int) -> Holding:
