@@ -66,8 +66,11 @@ class PyStream:
         self.state = stream_start(key, stream)
 
     def draw(self) -> int:
-        self.state = (self.state + GAMMA) & MASK64
-        return mix64(self.state)
+        # mix64 written out: the reference engines draw hundreds of times a game
+        self.state = z = (self.state + GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
+        return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         return ((self.draw() >> 32) * n) >> 32

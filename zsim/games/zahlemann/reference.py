@@ -283,7 +283,8 @@ class Game(Recording):
             self.emit("skip", seat=seat)
             self.draw(seat, "fifty")
             return False
-        options = tuple(sorted(c for c in self.hands[seat] if C.matches(c, self.top)))
+        top = self.discards[-1]
+        options = tuple(sorted([c for c in self.hands[seat] if C.matches(c, top)]))
         if options:                            # 1. must play a matching card
             return self.resolve_play(seat, self.ask(seat, PLAY, options), "hand")
         card = self.draw(seat, "no_match")     # 2. else one draw

@@ -81,6 +81,10 @@ class RefResult:
     decisions: int = 0       # times a seat's strategy was asked (setup, adjustments, bids)
 
 
+#: (type given back, type taken) of every adjustment code
+_DECODED = tuple(decode(c) for c in range(K.N_ACTIONS))
+
+
 class Game:
     """One game of Zahltag; ``play()`` runs it to the end."""
 
@@ -97,7 +101,9 @@ class Game:
         self.stacks = [0, 0, 0, 0]
         self.draw_pile: list[int] = []   # the face-down deck, position 0 on top
         self.revealed_jobs: list[int] = []
-        self.unrevealed_needs = tuple(tuple(need) for need in self.job_needs)   # kept as jobs are revealed
+        # the jobs still in the deck and their needs, in job order, kept as jobs are revealed
+        self.unrevealed_ids = tuple(range(len(self.job_needs)))
+        self.unrevealed_needs = tuple(tuple(need) for need in self.job_needs)
         self.jobs_since_payday = self.paydays = self.turn = self.elimination_events = 0
         self.last_was_payday = False     # the last card resolved was an executed payday
         self.over = False
@@ -133,7 +139,13 @@ class Game:
         return None
 
     def legal_adjustments(self, player: Player, setup: bool) -> tuple[int, ...]:
-        return tuple(c for c in range(K.N_ACTIONS) if self.why_illegal(player, c, setup) is None)
+        """The codes ``why_illegal`` passes, ascending: its four checks, each
+        asked once per code, with the cap asked once for all the takes."""
+        hand, stacks = player.hand, self.stacks
+        take_ok = not self.cap_forbids_take(player, setup)
+        return tuple(c for c, (give, take) in enumerate(_DECODED)
+                     if (give is None or (give != take and hand[give] > 0))
+                     and (take is None or (stacks[take] > 0 and (give is not None or take_ok))))
 
     def bid_is_legal(self, player: Player, job: int, bid) -> bool:
         if not player.in_game:
@@ -145,13 +157,14 @@ class Game:
     def view(self, seat: int, setup: bool, bidding: bool = False) -> SeatView:
         """What ``seat`` knows (docs/rules.md, "What a strategy sees"). A seat
         that is bidding has no adjustment to make: its view lists none."""
-        me = self.players[seat]
-        others = [p for p in self.active() if p.seat != seat]
-        opponents = [self.rules.supply[t] - self.stacks[t] - me.hand[t]
-                     - sum(p.left[t] + p.right[t] for p in self.players) for t in TYPES]
+        me, supply, stacks = self.players[seat], self.rules.supply, self.stacks
+        on_tables = [sum(column) for column in zip(*[p.left for p in self.players],
+                                                   *[p.right for p in self.players])]
+        opponents = tuple(supply[t] - stacks[t] - me.hand[t] - on_tables[t] for t in TYPES)
         return SeatView(
-            seat=seat, hand=tuple(me.hand), owned=me.owned(), stacks=tuple(self.stacks),
-            other_hand_sizes=tuple(sum(p.hand) for p in others), opponents_hands=tuple(opponents),
+            seat=seat, hand=tuple(me.hand), owned=me.owned(), stacks=tuple(stacks),
+            other_hand_sizes=tuple(sum(p.hand) for p in self.players if p.in_game and p.seat != seat),
+            opponents_hands=opponents,
             unrevealed_jobs=self.unrevealed_needs,
             jobs_since_payday=self.jobs_since_payday,
             legal_adjustments=() if bidding else self.legal_adjustments(me, setup),
@@ -299,8 +312,9 @@ class Game:
         """Step 4a: everybody still in bids at once; the lowest bid does the job."""
         need = self.job_needs[job]
         self.revealed_jobs.append(job)
-        revealed = set(self.revealed_jobs)
-        self.unrevealed_needs = tuple(tuple(n) for j, n in enumerate(self.job_needs) if j not in revealed)
+        k = self.unrevealed_ids.index(job)               # a revealed job never returns to the deck
+        self.unrevealed_ids = self.unrevealed_ids[:k] + self.unrevealed_ids[k + 1:]
+        self.unrevealed_needs = self.unrevealed_needs[:k] + self.unrevealed_needs[k + 1:]
         self.game_stats[K.G_JOBS_REVEALED] += 1
         self.jobs_since_payday += 1
         self.last_was_payday = False

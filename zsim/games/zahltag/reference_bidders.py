@@ -11,6 +11,7 @@ engines equal game by game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from zsim.games.zahltag import constants as K
 from zsim.rng import PyStream
@@ -39,7 +40,12 @@ class SeatView:
 
     def demand(self, t: int) -> int:
         """How many workers of type ``t`` the jobs still in the deck need in all."""
-        return sum(job[t] for job in self.unrevealed_jobs)
+        return self.demands[t]
+
+    @cached_property
+    def demands(self) -> tuple[int, ...]:
+        """``demand`` of every type, summed once per view."""
+        return tuple(sum(job[t] for job in self.unrevealed_jobs) for t in range(K.N_TYPES))
 
 
 class RandomStrategy:
