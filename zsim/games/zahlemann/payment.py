@@ -150,7 +150,7 @@ def _keys(holding: Holding, limit: int | None) -> tuple[list, int]:
     taken or not, so every count ``0..n`` is one choice of chunks. Since keys
     add, the least key over the choices is the least over the counts, and
     each chunk is one pass over the table: ``keys[v] = min(keys[v],
-    keys[v - c*d] + c*step)``.
+    keys[v - c*d] + c*step)``. The list is cached: read it, never change it.
     """
     bits, empty, steps = _order(holding)
     top = value(holding) if limit is None else min(limit, value(holding))
