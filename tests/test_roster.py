@@ -121,6 +121,23 @@ def test_a_rosters_dispatch_holds_its_strategies_alone():
         dispatcher("baumeister").decide_nb(None, 0, *range(14))
 
 
+def test_the_kernel_of_every_strategy_calls_its_dispatch(monkeypatch):
+    """``ZSIM_ROSTER=all`` builds its kernel to compile fast: the branch over the
+    strategies is a kernel of its own, called at each decision; any other
+    roster, every strategy included, copies the branch into its caller."""
+    sids = tuple(sorted(s.sid for s in registry("zahltag").values()))
+    monkeypatch.setenv("ZSIM_ROSTER", "all")
+    every = roster_of("zahltag", [sids[0]])
+    assert every.calls and every.sids == sids and every != Roster("zahltag", sids)
+    called = open(roster_dispatch("zahltag", sids, True).__file__, encoding="utf-8").read()
+    copied = open(roster_dispatch("zahltag", sids).__file__, encoding="utf-8").read()
+    assert "@hot_uncached\ndef adjust_nb(" in called and "hot_inline" not in called
+    assert "@hot_inline\ndef adjust_nb(" in copied
+    assert called.count("import_module(") == copied.count("import_module(") == len(sids)
+    monkeypatch.setenv("ZSIM_ROSTER", "exact")
+    assert not roster_of("zahltag", sids).calls and roster_of("zahltag", sids) == Roster("zahltag", sids)
+
+
 def test_a_bad_roster_setting_is_one_line_and_exit_2(monkeypatch, capsys):
     monkeypatch.setenv("ZSIM_ROSTER", "some")
     with pytest.raises(SystemExit) as stop:

@@ -56,15 +56,22 @@ class _TypeDispatcher(CPUDispatcher):
                                          {k: types.unliteral(v) for k, v in kws.items()})
 
 
-def _kernel(**options):
+def _kernel(cache=True, **options):
     def wrap(fn):
         dispatcher = _TypeDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
-        dispatcher.enable_caching()
+        if cache:
+            dispatcher.enable_caching()
         return dispatcher
     return wrap
 
 
 hot = _kernel(_nrt=False, error_model="numpy", forceinline=False)
+#: a ``hot`` kernel kept out of the disk cache: a strategy dispatch compiled
+#: as a call (``zsim.roster.Roster.calls``) lives in a module generated at
+#: run time, which a fresh process could not import to load a cached entry;
+#: it compiles only while a kernel that calls it compiles, and that kernel's
+#: cached code holds it
+hot_uncached = _kernel(cache=False, _nrt=False, error_model="numpy", forceinline=False)
 hot_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 hot_flat = _kernel(_nrt=False, error_model="numpy", forceinline=True)
 cold = _kernel()

@@ -31,49 +31,53 @@ from zsim.errors import ZsimError
 
 
 class Roster:
-    """The strategy ids (of one game) a kernel is compiled for, ascending and distinct."""
+    """The strategy ids (of one game) a kernel is compiled for, ascending and
+    distinct. ``calls``: the dispatch over them is a kernel of its own that
+    each decision calls, instead of a branch copied into every kernel that
+    asks one (``$ZSIM_ROSTER=all``, see :func:`everyone`)."""
 
-    __slots__ = ("game", "sids")
+    __slots__ = ("game", "sids", "calls")
 
-    def __init__(self, game: str, sids: Iterable[int]):
+    def __init__(self, game: str, sids: Iterable[int], calls: bool = False):
         self.game = game
         self.sids = tuple(sorted({int(s) for s in sids}))
+        self.calls = bool(calls)
         if not self.sids:
             raise ValueError("a roster needs at least one strategy")
 
     @property
-    def key(self) -> tuple[str, tuple[int, ...]]:
+    def key(self) -> tuple[str, tuple[int, ...], bool]:
         """What tells rosters apart (its numba type's key)."""
-        return self.game, self.sids
+        return self.game, self.sids, self.calls
 
     def covers(self, ids) -> bool:
         return {int(s) for s in ids} <= set(self.sids)
 
     def __eq__(self, other):
-        return isinstance(other, Roster) and (self.game, self.sids) == (other.game, other.sids)
+        return isinstance(other, Roster) and self.key == other.key
 
     def __hash__(self):
-        return hash((self.game, self.sids))
+        return hash(self.key)
 
     def __repr__(self):
-        return f"Roster({self.game!r}, {self.sids})"
+        return f"Roster({self.game!r}, {self.sids}{', calls=True' if self.calls else ''})"
 
 
 class RosterType(types.Type):
     """numba's type of a :class:`Roster`: the roster itself, so each roster is its own compile."""
 
-    def __init__(self, game: str, sids: tuple[int, ...]):
-        self.game, self.sids = game, tuple(sids)
-        super().__init__(name=f"Roster({game}:{','.join(map(str, self.sids))})")
+    def __init__(self, game: str, sids: tuple[int, ...], calls: bool = False):
+        self.game, self.sids, self.calls = game, tuple(sids), bool(calls)
+        super().__init__(name=f"Roster({game}:{','.join(map(str, self.sids))}{';calls' if calls else ''})")
 
     @property
     def key(self):
-        return self.game, self.sids
+        return self.game, self.sids, self.calls
 
 
 @typeof_impl.register(Roster)
 def _typeof_roster(value, context):
-    return RosterType(value.game, value.sids)
+    return RosterType(value.game, value.sids, value.calls)
 
 
 # a roster carries no data at run time: its strategies are in the code
@@ -89,7 +93,12 @@ def everyone() -> bool:
     """Whether ``$ZSIM_ROSTER`` asks for one kernel of every installed strategy
     (``all``) instead of one per set of strategies played (``exact``, the
     default): for a session that plays many different fields once each, such
-    as zsim's own test suite, where one long compile beats many short ones."""
+    as zsim's own test suite, where one long compile beats many short ones.
+    That kernel is built to compile fast: its dispatch is a kernel of its own,
+    called at each decision (``Roster.calls``), not every strategy's code
+    copied into each kernel that asks one. It compiles in about half the
+    time and plays a mixed field at about 0.6x the speed of a roster's
+    kernel (docs/performance.md)."""
     value = os.environ.get("ZSIM_ROSTER", "exact")
     if value not in ("exact", "all"):
         raise ZsimError(f"ZSIM_ROSTER must be exact or all, not {value!r}")
@@ -101,7 +110,7 @@ def compiled_for(kernel, roster: Roster) -> bool:
     return any(isinstance(t, RosterType) and t.key == roster.key for sig in kernel.signatures for t in sig)
 
 
-_rosters: dict[tuple[str, tuple[int, ...]], Roster] = {}
+_rosters: dict[tuple[str, tuple[int, ...], bool], Roster] = {}
 
 
 def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
@@ -110,12 +119,13 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
     given (it must hold every id), else exactly the ids' strategies."""
     if among is not None and (among.game != game or not among.covers(ids)):
         raise ValueError(f"strategy ids {sorted({int(s) for s in ids})} of {game} are not all in {among}")
-    if everyone():
+    calls = everyone()
+    if calls:
         from zsim.strategy_registry import registry
         ids = [s.sid for s in registry(game).values()]
     elif among is not None:
         return among
-    key = (game, tuple(sorted({int(s) for s in ids})))
+    key = (game, tuple(sorted({int(s) for s in ids})), calls)
     found = _rosters.get(key)
     if found is None:
         found = _rosters[key] = Roster(*key)
