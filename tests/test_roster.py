@@ -138,6 +138,29 @@ def test_the_kernel_of_every_strategy_calls_its_dispatch(monkeypatch):
     assert not roster_of("zahltag", sids).calls and roster_of("zahltag", sids) == Roster("zahltag", sids)
 
 
+def test_a_called_dispatch_module_imports_by_name_from_the_kernel_cache():
+    """numba imports a called dispatch's module by name when a fresh process
+    loads a cached kernel that calls it, before any roster asked for it."""
+    import importlib
+    from pathlib import Path
+
+    import zsim
+    from zsim.games import get_game
+
+    sids = tuple(sorted(s.sid for s in registry("zahlemann").values()))
+    module = roster_dispatch("zahlemann", sids, True)
+    name = module.__name__
+    del sys.modules[name]                     # as a fresh process sees it
+    try:
+        again = importlib.import_module(name)
+        assert again is not module and again.__file__ == module.__file__
+        assert all(hasattr(again, f"impl_{fn}") for fn, _ in get_game("zahlemann").strategies.kernels)
+    finally:
+        sys.modules[name] = module
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"zsim_dispatch_zahlemann_nothing_{Path(zsim.NUMBA_CACHE).name}")
+
+
 def test_a_bad_roster_setting_is_one_line_and_exit_2(monkeypatch, capsys):
     monkeypatch.setenv("ZSIM_ROSTER", "some")
     with pytest.raises(SystemExit) as stop:
