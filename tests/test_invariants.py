@@ -17,7 +17,7 @@ from record_tracker import follow
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.records import record_game
-from zsim.games.zahltag.reference import replay_record
+from zsim.games.zahltag.reference_replay import replay_record
 from zsim.games.zahltag.rules import Rules
 from zsim.runner import Matchup, play_chunk
 

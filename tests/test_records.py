@@ -12,7 +12,7 @@ from record_tracker import follow
 from zsim.cli import cli, main
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.records import record_game
-from zsim.games.zahltag.reference import replay_record
+from zsim.games.zahltag.reference_replay import replay_record
 from zsim.games.zahltag.replay import check_record, play_by_play, read_records
 from zsim.games.zahltag.rules import Rules
 from zsim.runner import Matchup, play_chunk

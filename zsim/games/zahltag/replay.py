@@ -14,7 +14,7 @@ from zsim.records import MAX_LINE, read_records, tell  # noqa: F401  (the generi
 
 def check_record(events: list[dict]) -> None:
     """Re-play the record with the reference engine; raise on any difference."""
-    from zsim.games.zahltag.reference import ReplayError, replay_record
+    from zsim.games.zahltag.reference_replay import ReplayError, replay_record
 
     game = events[0].get("game", "?")
     try:
