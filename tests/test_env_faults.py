@@ -8,6 +8,7 @@ subprocess (``python -m zsim.cli``), as a user would.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
@@ -259,17 +260,25 @@ def test_garbled_cache_data_is_compiled_afresh(healthy_cache, tmp_path):
 
 
 class _FakeContext:
-    def __init__(self, exc: BaseException):
-        self.exc = exc
+    """A target context: numba refreshes it before a load, and zsim before a compile."""
 
     def refresh(self):
-        raise self.exc
+        pass
 
 
 class _FakeCache:
-    def __init__(self, folder: Path):
+    """A cache whose entry fails to load with ``exc``, as a damaged file makes pickle fail."""
+
+    def __init__(self, folder: Path, exc: BaseException):
         self._cache_path = str(folder)
         self._cache_file = type("F", (), {"_index_path": str(folder / "m.f-3.py311.nbi")})()
+        self.exc = exc
+
+    def _guard_against_spurious_io_errors(self):
+        return contextlib.nullcontext()
+
+    def _load_overload(self, sig, target_context):
+        raise self.exc
 
 
 def test_a_failed_load_removes_the_entry_and_says_so_once(tmp_path, monkeypatch, capsys):
@@ -281,14 +290,13 @@ def test_a_failed_load_removes_the_entry_and_says_so_once(tmp_path, monkeypatch,
              "m.f-30.py311.nbi", "m.f-30.py311.1.nbc", "m.g-3.py311.1.nbc"]
     for name in names:
         (tmp_path / name).write_bytes(b"x")
-    fake = _FakeCache(tmp_path)
-    assert Cache.load_overload(fake, None, _FakeContext(EOFError("Ran out of input"))) is None
-    assert Cache.load_overload(fake, None, _FakeContext(ValueError("bad marshal"))) is None
+    assert Cache.load_overload(_FakeCache(tmp_path, EOFError("Ran out of input")), None, _FakeContext()) is None
+    assert Cache.load_overload(_FakeCache(tmp_path, ValueError("bad marshal")), None, _FakeContext()) is None
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[3:])   # only m.f-3's files
     assert capsys.readouterr().err == \
         f"zsim: the kernel cache in {tmp_path} was damaged; compiling afresh\n"
     with pytest.raises(KeyboardInterrupt):        # a Ctrl-C while loading is not damage
-        Cache.load_overload(fake, None, _FakeContext(KeyboardInterrupt()))
+        Cache.load_overload(_FakeCache(tmp_path, KeyboardInterrupt()), None, _FakeContext())
 
 
 # ================================================================= 3. a record nested beyond reason

@@ -126,13 +126,13 @@ BLAS_MODULE = "scipy.linalg.cython_blas"
 def _load_registries_without_blas(target_context) -> None:
     """Load numba's typing registries without importing scipy.linalg.
 
-    On the first kernel a process loads or compiles, numba imports its numpy
+    Before the first kernel a process compiles, numba imports its numpy
     support, which imports scipy.linalg (when scipy is installed, as
     nevergrad's dependency) only to learn whether np.correlate and
-    np.convolve may use BLAS: about 0.3 s of every zsim start, for functions
-    no zsim kernel calls. With the import held off, those two fall back to
-    numba's own loop; np.dot and np.linalg in a plugin strategy import scipy
-    themselves when they compile, as before."""
+    np.convolve may use BLAS: about 0.3 s, for functions no zsim kernel
+    calls. With the import held off, those two fall back to numba's own
+    loop; np.dot and np.linalg in a plugin strategy import scipy themselves
+    when they compile, as before."""
     key = BLAS_MODULE
     if "numba.np.arraymath" in sys.modules or key in sys.modules:
         return
@@ -142,6 +142,22 @@ def _load_registries_without_blas(target_context) -> None:
     finally:
         if key in sys.modules and sys.modules[key] is None:
             del sys.modules[key]
+
+
+def _runtime_only(target_context):
+    """What a cached kernel needs of the context it is loaded into: numba's
+    runtime (its allocator's symbols), not the typing registries.
+
+    numba refreshes the context before every cache load, and the first
+    refresh imports and installs all its typing and lowering registries
+    (numba.np, numba.cpython, typed containers: about 0.2 s of every warm
+    start). Machine code read back from the cache is never typed or lowered
+    again, so zsim loads it with only the runtime started; a process that
+    does compile gets the full refresh from numba's compiler, which
+    refreshes the context itself before it types anything."""
+    from numba.core.runtime import rtsys
+
+    return lambda: rtsys.initialize(target_context)
 
 
 def _guard_cache_loads() -> None:
@@ -160,13 +176,18 @@ def _guard_cache_loads() -> None:
 
     @functools.wraps(original)
     def load_overload(self, sig, target_context):
-        _load_registries_without_blas(target_context)
+        target_context.refresh = _runtime_only(target_context)     # for this load only
         try:
-            return original(self, sig, target_context)
+            loaded = original(self, sig, target_context)
         except Exception:   # KeyboardInterrupt and SystemExit are not Exceptions: they go through
             _remove_entry(self._cache_file)
             _report_damage(self._cache_path)
-            return None
+            loaded = None
+        finally:
+            del target_context.refresh
+        if loaded is None:               # numba compiles next: its registries, without BLAS
+            _load_registries_without_blas(target_context)
+        return loaded
 
     load_overload._zsim_guarded = True
     Cache.load_overload = load_overload
