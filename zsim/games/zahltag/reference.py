@@ -99,6 +99,7 @@ class Game:
         # the jobs still in the deck and their needs, in job order, kept as jobs are revealed
         self.unrevealed_ids = tuple(range(len(self.job_needs)))
         self.unrevealed_needs = tuple(tuple(need) for need in self.job_needs)
+        self.unrevealed_demands = tuple(sum(need[t] for need in self.job_needs) for t in TYPES)
         self.jobs_since_payday = self.paydays = self.turn = self.elimination_events = 0
         self.last_was_payday = False     # the last card resolved was an executed payday
         self.over = False
@@ -149,18 +150,23 @@ class Game:
             return False
         return bid == K.PASS or player.covers(self.job_needs[job])
 
-    def view(self, seat: int, setup: bool, bidding: bool = False) -> SeatView:
+    def on_tables(self) -> list[int]:
+        """The cards of each type on all the players' tables (left and right)."""
+        return [sum(column) for column in zip(*[p.left for p in self.players], *[p.right for p in self.players])]
+
+    def view(self, seat: int, setup: bool, bidding: bool = False, on_tables: list[int] | None = None) -> SeatView:
         """What ``seat`` knows (docs/rules.md, "What a strategy sees"). A seat
-        that is bidding has no adjustment to make: its view lists none."""
+        that is bidding has no adjustment to make: its view lists none. The
+        views of one moment may share ``on_tables`` (the bids of a job)."""
         me, supply, stacks = self.players[seat], self.rules.supply, self.stacks
-        on_tables = [sum(column) for column in zip(*[p.left for p in self.players],
-                                                   *[p.right for p in self.players])]
+        if on_tables is None:
+            on_tables = self.on_tables()
         opponents = tuple(supply[t] - stacks[t] - me.hand[t] - on_tables[t] for t in TYPES)
         return SeatView(
             seat=seat, hand=tuple(me.hand), owned=me.owned(), stacks=tuple(stacks),
             other_hand_sizes=tuple(sum(p.hand) for p in self.players if p.in_game and p.seat != seat),
             opponents_hands=opponents,
-            unrevealed_jobs=self.unrevealed_needs,
+            unrevealed_jobs=self.unrevealed_needs, demands=self.unrevealed_demands,
             jobs_since_payday=self.jobs_since_payday,
             legal_adjustments=() if bidding else self.legal_adjustments(me, setup),
             card_cap=self.rules.card_cap, max_bid=self.rules.max_bid)
@@ -310,6 +316,7 @@ class Game:
         k = self.unrevealed_ids.index(job)               # a revealed job never returns to the deck
         self.unrevealed_ids = self.unrevealed_ids[:k] + self.unrevealed_ids[k + 1:]
         self.unrevealed_needs = self.unrevealed_needs[:k] + self.unrevealed_needs[k + 1:]
+        self.unrevealed_demands = tuple(d - n for d, n in zip(self.unrevealed_demands, need))
         self.game_stats[K.G_JOBS_REVEALED] += 1
         self.jobs_since_payday += 1
         self.last_was_payday = False

@@ -11,7 +11,6 @@ engines equal game by game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from zsim.games.zahltag import constants as K
 from zsim.rng import PyStream
@@ -34,6 +33,14 @@ class SeatView:
     legal_adjustments: tuple[int, ...]  # legal adjustment codes, ascending (none when bidding)
     card_cap: int
     max_bid: int
+    #: what the jobs still in the deck need in all, by type (the game keeps
+    #: the totals as jobs are revealed; a view made without them sums them)
+    demands: tuple[int, ...] | None = None
+
+    def __post_init__(self):
+        if self.demands is None:
+            object.__setattr__(self, "demands", tuple(sum(job[t] for job in self.unrevealed_jobs)
+                                                      for t in range(K.N_TYPES)))
 
     def covers(self, need) -> bool:
         return all(self.hand[t] >= need[t] for t in range(K.N_TYPES))
@@ -41,11 +48,6 @@ class SeatView:
     def demand(self, t: int) -> int:
         """How many workers of type ``t`` the jobs still in the deck need in all."""
         return self.demands[t]
-
-    @cached_property
-    def demands(self) -> tuple[int, ...]:
-        """``demand`` of every type, summed once per view."""
-        return tuple(sum(job[t] for job in self.unrevealed_jobs) for t in range(K.N_TYPES))
 
 
 class RandomStrategy:
@@ -146,6 +148,6 @@ class StrategyDecider:
         return self.strategies[seat].adjust(game.view(seat, setup=False))
 
     def bids(self, game, job: int) -> list:
-        need = game.job_needs[job]
-        return [self.strategies[p.seat].bid(game.view(p.seat, setup=False, bidding=True), need) if p.in_game else None
-                for p in game.players]
+        need, on_tables = game.job_needs[job], game.on_tables()     # every seat bids on the same tables
+        return [self.strategies[p.seat].bid(game.view(p.seat, setup=False, bidding=True, on_tables=on_tables), need)
+                if p.in_game else None for p in game.players]
