@@ -55,15 +55,15 @@ def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels(tmp_p
     # to begin with, whatever earlier runs left in the system's
     env = dict(os.environ, ZSIM_CACHE_DIR="/dev/null/zsim-cache", TMPDIR=str(tmp_path))
     folder = tmp_path / f"zsim-{os.getuid()}" / "numba" / _cache.source_digest()
-    # Seeded with the game engine's kernel from this session's cache, the
-    # one that takes a minute to compile; every other kernel of the command
-    # (the batch kernel that calls it, the fold, the generator) the first
-    # run compiles into the fallback folder.
+    # Seeded with this session's kernels (the game's take a minute to compile)
+    # but for the fold of its results, which the first run compiles into the
+    # fallback folder.
     play_chunk(Matchup(4, ("simple",) * 4), 1, 0, 10)
     session = Path(zsim.NUMBA_CACHE)
-    for path in session.rglob("engine_nb.play_game_nb-*"):
-        (folder / path.relative_to(session)).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, folder / path.relative_to(session))
+    for path in session.rglob("*"):
+        if path.is_file() and not path.name.startswith("fold_nb."):
+            (folder / path.relative_to(session)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, folder / path.relative_to(session))
     seeded = _cache_files(folder) if folder.is_dir() else {}
     args = [sys.executable, "-m", "zsim.cli", "simulate", "--games", "50", "--json"]
     first = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)

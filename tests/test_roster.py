@@ -172,14 +172,17 @@ def test_a_bad_roster_setting_is_one_line_and_exit_2(monkeypatch, capsys):
 
 
 def _spy(monkeypatch):
-    """Record the roster each chunk asks for, and play it on the kernel of all (compiled already)."""
+    """Record the roster each chunk asks for, and play it on the suite's kernel of every strategy
+    (``ZSIM_ROSTER=all``, compiled already: the exact roster of every strategy would be a kernel of its own)."""
     monkeypatch.setenv("ZSIM_ROSTER", "exact")
     asked: list[Roster] = []
     real = zsim.runner.roster_of
 
     def spy(game, ids, among=None):
         asked.append(real(game, ids, among))
-        return real(game, [s.sid for s in registry(game).values()])
+        with monkeypatch.context() as m:
+            m.setenv("ZSIM_ROSTER", "all")
+            return real(game, ids)
 
     monkeypatch.setattr(zsim.runner, "roster_of", spy)
     return asked
