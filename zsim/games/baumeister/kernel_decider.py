@@ -52,6 +52,11 @@ class KernelDecider:
         self.st = np.zeros((players, K.N_ST), np.int64)
         self.pub = np.zeros(K.N_PUB, np.int64)
         self.opts = np.zeros(K.MAX_OPTS, np.int64)
+        #: the city each seat's rows were last filled from (cities change only by builds and sabotage)
+        self.filled = [None] * players
+        #: the compiled decision for these arguments' types: called directly, a decision skips the
+        #: dispatcher's typing of all sixteen arguments (the roster's through Python) every time
+        self.call = None
 
     def load(self, game: Game) -> None:
         """Fill the kernel's arrays from the reference game's state."""
@@ -104,6 +109,12 @@ class KernelDecider:
 
     def load_city(self, game: Game, s: int) -> None:
         city, row, deck = game.cities[s], self.rows[s], game.deck
+        filled = (tuple(city.cards.items()), tuple(city.closes.items()))
+        if filled == self.filled[s]:
+            for card in city.cards.values():
+                self.loc[card] = K.L_CITY + s
+            return
+        self.filled[s] = filled
         row[:] = 0
         c = self.city[s]
         c[:] = 0
@@ -137,9 +148,14 @@ class KernelDecider:
                     o[i] = opt
                 else:
                     o[i] = CODES[opt]
-        answer = int(decide_one_nb(self.roster, self.ids[seat], seat, KINDS[kind], o, n, self.params[seat], self.loc,
-                                   self.known, self.rows, self.city, self.st, self.pub, self.deck, self.rules,
-                                   self.rng))
+        args = (self.roster, self.ids[seat], seat, KINDS[kind], o, n, self.params[seat], self.loc, self.known,
+                self.rows, self.city, self.st, self.pub, self.deck, self.rules, self.rng)
+        if self.call is None:           # the first decision types the arguments, as every later one's
+            answer = decide_one_nb(*args)
+            self.call = decide_one_nb.overloads[tuple(decide_one_nb.typeof_pyval(a) for a in args)].entry_point
+        else:
+            answer = self.call(*args)
+        answer = int(answer)
         if kind in S.AMOUNTS:
             return answer
         return options[answer] if 0 <= answer < n else OUTSIDE
