@@ -10,7 +10,7 @@ engines equal game by game.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from zsim.games.zahltag import constants as K
 from zsim.rng import PyStream
@@ -18,9 +18,9 @@ from zsim.rng import PyStream
 STRATEGY_NAMES = ("random", "simple")
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat knows when it decides (docs/rules.md, "What a strategy sees")."""
+class SeatView(NamedTuple):
+    """What one seat knows when it decides (docs/rules.md, "What a strategy sees").
+    A named tuple: read-only, and made about a hundred times a game."""
 
     seat: int
     hand: tuple[int, ...]              # own hand by type F, W, C, E
@@ -37,16 +37,13 @@ class SeatView:
     #: the totals as jobs are revealed; a view made without them sums them)
     demands: tuple[int, ...] | None = None
 
-    def __post_init__(self):
-        if self.demands is None:
-            object.__setattr__(self, "demands", tuple(sum(job[t] for job in self.unrevealed_jobs)
-                                                      for t in range(K.N_TYPES)))
-
     def covers(self, need) -> bool:
         return all(self.hand[t] >= need[t] for t in range(K.N_TYPES))
 
     def demand(self, t: int) -> int:
         """How many workers of type ``t`` the jobs still in the deck need in all."""
+        if self.demands is None:
+            return sum(job[t] for job in self.unrevealed_jobs)
         return self.demands[t]
 
 
