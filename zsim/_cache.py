@@ -183,8 +183,8 @@ def _guard_cache_loads() -> None:
             _remove_entry(self._cache_file)
             _report_damage(self._cache_path)
             loaded = None
-        finally:
-            del target_context.refresh
+        finally:                         # (a load inside this one may have taken it off already)
+            vars(target_context).pop("refresh", None)
         if loaded is None:               # numba compiles next: its registries, without BLAS
             _load_registries_without_blas(target_context)
         return loaded
