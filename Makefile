@@ -12,8 +12,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade pip
 
+# the editable install leaves zsim's modules uncompiled: compile them to bytecode here, so that a
+# start where Python cannot or may not write it (a read-only tree, PYTHONDONTWRITEBYTECODE) still
+# loads them in a few milliseconds instead of compiling about sixty modules (docs/performance.md)
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install -e '.[dev]'
+	$(BIN)/python -m compileall -q zsim strategies
 	touch $(STAMP)
 
 install: $(STAMP)

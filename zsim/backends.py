@@ -38,12 +38,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
-import pyarrow as pa
 
 from zsim.errors import ZsimError
 from zsim.runner import Matchup, chunk_outputs, fold, new_agg, play_chunk, rows_frame
 
 if TYPE_CHECKING:
+    import pyarrow as pa      # only in annotations: a run without per-game rows never imports it
+
     from zsim.runs import Plan
 
 BACKENDS = ("local", "dask")

@@ -28,13 +28,15 @@ import socket
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 import polars as pl
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from zsim.errors import OutputError, output_error
+
+if TYPE_CHECKING:
+    import pyarrow as pa      # imported where a Parquet file is written: most runs write none
+    import pyarrow.parquet as pq
 
 
 def _write_failures() -> tuple[type[BaseException], ...]:
@@ -292,6 +294,9 @@ class ParquetChunks:
         self.writer: pq.ParquetWriter | None = None
 
     def write(self, frame: pl.DataFrame | pa.Table) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         table = frame if isinstance(frame, pa.Table) else frame.to_arrow()
         if self.writer is None:
             self.writer = pq.ParquetWriter(str(self.path), table.schema, compression="zstd")

@@ -27,11 +27,9 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from zsim import __version__
 from zsim.errors import ZsimError, output_error
@@ -39,6 +37,9 @@ from zsim.backends import ChunkResult, LocalBackend
 from zsim.output import atomic_path, file_digest
 from zsim.runner import (DEFAULT_CHUNK, Matchup, Summary, agg_games, check_games_and_seed, n_agg,
                          new_agg, win_share_ci)
+
+if TYPE_CHECKING:
+    import pyarrow as pa      # pyarrow is imported where a shard is read or written
 
 MANIFEST = "manifest.json"
 SUMS = "SHA256SUMS"
@@ -244,6 +245,8 @@ class RunFolder:
         table = res.rows.replace_schema_metadata({**(res.rows.schema.metadata or {}), **meta})
         name = _shard_name(res.index)
         what = f"shard {name} of run folder {str(self.path)!r} (--resume goes on from the shards written)"
+        import pyarrow.parquet as pq
+
         with atomic_path(self.path / name, what) as tmp:
             pq.write_table(table, tmp, compression="zstd")
             self._append_sum(name, file_digest(tmp)[1])
@@ -302,6 +305,9 @@ class RunFolder:
                      listed: dict[str, str]) -> tuple[str, np.ndarray | None]:
         """(why shard ``p`` of chunk ``i`` may not be folded, or "";
         its sums when it may)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         if i >= plan.n_chunks:
             return f"is past this run's last chunk ({plan.n_chunks - 1})", None
         want = listed.get(p.name)
@@ -453,5 +459,7 @@ def run(plan: Plan, backend=None, folder: RunFolder | None = None,
 
 def read_rows(folder: Path) -> Iterable[pa.Table]:
     """The per-game rows of a run folder, shard by shard in game order."""
+    import pyarrow.parquet as pq
+
     for p in sorted(Path(folder).glob("chunk-*.parquet")):
         yield pq.read_table(p)

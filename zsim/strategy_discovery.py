@@ -44,20 +44,20 @@ def builtin_modules(package: str) -> list[str]:
                   if not m.name.startswith("_"))
 
 
-def plugin_modules(game_groups: tuple[str, ...]) -> list[str]:
+def plugin_modules(game_groups: tuple[str, ...], installed=None) -> list[str]:
     """Module paths registered under any of ``game_groups`` (``module`` or
-    ``module:attr`` values; the module part is what counts)."""
-    found = set()
-    for group in game_groups:
-        for ep in importlib.metadata.entry_points(group=group):
-            found.add(ep.value.split(":")[0].strip())
+    ``module:attr`` values; the module part is what counts). ``installed``: every
+    installed entry point, when the caller has read them already."""
+    eps = importlib.metadata.entry_points() if installed is None else installed
+    found = {ep.value.split(":")[0].strip() for group in game_groups for ep in eps.select(group=group)}
     return sorted(found)
 
 
-def all_plugin_groups() -> list[str]:
+def all_plugin_groups(installed=None) -> list[str]:
     """Every installed entry-point group holding zsim strategies, of any game."""
+    eps = importlib.metadata.entry_points() if installed is None else installed
     names = {LEGACY_GROUP}
-    names.update(g for g in importlib.metadata.entry_points().groups if g.startswith(GROUP_PREFIX))
+    names.update(g for g in eps.groups if g.startswith(GROUP_PREFIX))
     return sorted(names)
 
 
@@ -75,8 +75,11 @@ def plugin_sources() -> list[Path]:
     """The source files of every plugged-in strategy and game (for the cache digest)."""
     from zsim.games import GAMES_GROUP
 
-    paths = [module_source(m) for m in plugin_modules(tuple(all_plugin_groups()))]
-    for ep in importlib.metadata.entry_points(group=GAMES_GROUP):
+    # every process reads this for its cache folder: one pass over the installed
+    # packages' entry points (each pass reads all of their metadata) serves all groups
+    installed = importlib.metadata.entry_points()
+    paths = [module_source(m) for m in plugin_modules(tuple(all_plugin_groups(installed)), installed)]
+    for ep in installed.select(group=GAMES_GROUP):
         src = module_source(ep.value.split(":")[0].strip())
         if src is not None:      # a game's kernels sit beside its object: the whole folder counts
             paths += sorted(src.parent.glob("*.py"))
