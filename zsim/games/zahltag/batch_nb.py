@@ -28,13 +28,12 @@ def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_
     seed = np.uint64(run_seed)
     for b in range(b0, b1):
         ws = new_workspace_nb(n_players, n_cards)
-        log = np.zeros(1, np.int64)
-        record = log[0] != 0   # False, but not a literal: see record_game_nb
         stop = min(n_games, (b + 1) * block)
         for g in range(b * block, stop):
             key = game_key_nb(seed, np.uint64(first_game + g))
+            # no log: the game compiled without its logging (engine_nb's docstring)
             play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g],
-                         log, record)
+                         None)
 
 
 @cold
@@ -45,12 +44,8 @@ def record_game_nb(run_seed, game, rules, needs, roster, strat_ids, strat_params
     seat_out = np.zeros((n_players, K.N_SEAT_STATS), np.int64)
     game_out = np.zeros(K.N_GAME_STATS, np.int64)
     log[0] = 1
-    record = log[0] != 0
     key = game_key_nb(np.uint64(run_seed), np.uint64(game))
-    # ``record`` is a plain boolean here and in play_blocks_nb: a literal True
-    # or False would give play_game_nb two signatures, and a fresh kernel
-    # cache would compile the whole game twice
-    play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log, record)
+    play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log)
     return seat_out, game_out
 
 

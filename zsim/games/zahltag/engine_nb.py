@@ -28,8 +28,12 @@ Chance and decision order follow ``docs/rules.md`` exactly; the reference
 engine (``reference.py``) is written independently from the same page and
 tests hold the two equal game by game.
 
-With ``record`` set the kernel appends events to an int64 ``log``
-(``events_nb.py``); ``records.py`` turns it into JSON lines. Paydays, bids,
+Given an int64 ``log`` the kernel appends events to it (``events_nb.py``);
+``records.py`` turns it into JSON lines. The batch passes ``log=None``:
+numba then drops every ``if log is not None:`` block before typing, so the
+batch kernel carries no logging branches and a first ``zsim simulate``
+compiles none of the event kernels; ``zsim record`` compiles the game a
+second time, with them (docs/performance.md). Paydays, bids,
 penalties and the ranking live in ``resolve_nb.py``.
 """
 from __future__ import annotations
@@ -124,9 +128,10 @@ def _adjust_step_nb(seat, in_setup, roster, strat_ids, strat_params, hand, left,
 
 # ------------------------------------------------------------------ one game
 @hot
-def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log, record):
+def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log):
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
-    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`."""
+    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`;
+    ``log``: the event log to append to, or None."""
     hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch = ws
     n_players = hand.shape[0]
     n_jobs = needs.shape[0]
@@ -172,7 +177,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     pub[K.PUB_FORCED_AT] = rules[K.R_FORCED_JOBS_2P] if n_players == 2 else rules[K.R_FORCED_JOBS]
     pub[K.PUB_N_ALIVE] = n_players
     pub[K.PUB_PLAYERS] = n_players
-    if record:
+    if log is not None:
         log_deal_nb(log, hand, stacks)
         log_deck_nb(log, LOG_DECK, 0, deck, 0, n_cards)
 
@@ -205,7 +210,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 continue
             leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
-            if record:
+            if log is not None:
                 event_nb(log, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
             # 1. finish jobs: right -> hand, left -> right
@@ -213,7 +218,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             for t in range(K.N_TYPES):
                 moved += right[cur, t] + left[cur, t]
             if moved > 0:
-                if record:
+                if log is not None:
                     log_finish_nb(log, cur, right, left)
                 for t in range(K.N_TYPES):
                     hand[cur, t] += right[cur, t]
@@ -227,17 +232,17 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         act = _adjust_step_nb(s, in_setup, roster, strat_ids, strat_params, hand, left, right, stacks,
                               money, alive, demand, pub, rules, rng, game_out)
         if in_setup:
-            if record:
+            if log is not None:
                 event_nb(log, LOG_SETUP, 3, s, rnd, act)
             setup_done += 1
             continue
-        if record:
+        if log is not None:
             event_nb(log, LOG_ADJUST, 2, cur, act, 0)
         if rules[K.R_OVER_CAP_PENALIZE] != 0:
             excess = owned_nb(cur, hand, left, right) - rules[K.R_CARD_CAP]
             if excess > 0:
                 event = penalty_nb(cur, excess, event, hand, left, right, stacks, money, alive,
-                                    elim, pub, seat_out, scratch, log, record)
+                                    elim, pub, seat_out, scratch, log)
                 if pub[K.PUB_N_ALIVE] <= 1:
                     ended = True
                     end_reason = K.END_LAST_PLAYER
@@ -254,19 +259,19 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             deck[top] = K.PAYDAY
             top += 1
             card = K.PAYDAY
-            if record:
+            if log is not None:
                 event_nb(log, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
         else:
             while True:
                 card = deck[top]
                 top += 1
-                if record:
+                if log is not None:
                     event_nb(log, LOG_REVEAL, 2, card, 0, 0)
                 if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
                     top -= 1
                     shuffle_nb(deck, top, n_cards, rng)
                     game_out[K.G_RESHUFFLES] += 1
-                    if record:
+                    if log is not None:
                         log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
                     continue
                 break
@@ -275,14 +280,14 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         if card == K.PAYDAY:
             pub[K.PUB_PAYDAYS_LEFT] -= 1
             event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
-                                      rules, seat_out, game_out, scratch, log, record)
+                                      rules, seat_out, game_out, scratch, log)
             if ended:
                 end_reason = end_reason_nb(pub, rules)
                 break
             if forced:
                 shuffle_nb(deck, top, n_cards, rng)
                 game_out[K.G_RESHUFFLES] += 1
-                if record:
+                if log is not None:
                     log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
         else:
             pub[K.PUB_JOBS_LEFT] -= 1
@@ -291,7 +296,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             game_out[K.G_JOBS_REVEALED] += 1
             event = job_nb(card, needs[card], event, roster, strat_ids, strat_params, hand, left, right,
                             stacks, money, alive, elim, demand, pub, rules, rng, seat_out,
-                            game_out, scratch, log, record, max_bid)
+                            game_out, scratch, log, max_bid)
             if pub[K.PUB_N_ALIVE] <= 1:
                 ended = True
                 end_reason = K.END_LAST_PLAYER
@@ -307,7 +312,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     for s in range(n_players):
         if elim[s] != 0:
             game_out[K.G_ELIMINATIONS] += 1
-    if record:
+    if log is not None:
         event_nb(log, LOG_END, 1, end_reason, 0, 0)
 
 

@@ -25,7 +25,7 @@ bid_nb = dispatcher("zahltag").bid_nb
 
 @hot
 def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
-                  seat_out, log, record):
+                  seat_out, log):
     for t in range(K.N_TYPES):
         stacks[t] += hand[seat, t] + left[seat, t] + right[seat, t]
         pub[K.PUB_TABLE + t] -= left[seat, t] + right[seat, t]
@@ -38,7 +38,7 @@ def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, e
     elim[seat] = event
     seat_out[seat, K.S_ELIMINATED] = event
     pub[K.PUB_N_ALIVE] -= 1
-    if record:
+    if log is not None:
         event_nb(log, LOG_ELIM, 2, seat, reason, 0)
 
 
@@ -51,7 +51,7 @@ def end_reason_nb(pub, rules):
 
 @hot_flat
 def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, seat_out,
-               game_out, scratch, log, record):
+               game_out, scratch, log):
     """Execute a payday; returns (event counter, game ended)."""
     n_players = hand.shape[0]
     counts = scratch[:n_players]
@@ -83,14 +83,14 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
             seat_out[s, K.S_PAYDAY_PAID] += pay
             if pay < due:
                 broke = True
-    if record:
+    if log is not None:
         log_values_nb(log, LOG_PAYDAY, 1, pub[K.PUB_PAYDAYS], 0, scratch, 2 * n_players)
     if broke:
         event += 1
         for s in range(n_players):
             if counts[s] >= 0 and paid[s] < (counts[s] - fewest) * rules[K.R_PAYDAY_COST]:
                 eliminate_nb(s, event, K.ELIM_PAYDAY, hand, left, right, stacks, money, alive,
-                              elim, pub, seat_out, log, record)
+                              elim, pub, seat_out, log)
     ended = pub[K.PUB_PAYDAYS] >= rules[K.R_PAYDAYS_TO_END] or pub[K.PUB_N_ALIVE] <= 1
     return event, ended
 
@@ -111,7 +111,7 @@ def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
 
 @hot_inline
 def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
-            elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, record, max_bid):
+            elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, max_bid):
     """Sealed bids for ``job``, the award and its payments; returns the event counter."""
     n_players = hand.shape[0]
     bids = scratch[:n_players]
@@ -138,11 +138,11 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
             low = min(low, b + (1 - bid) * (max_bid + 1))
     pub[K.PUB_JOBS_SINCE] += 1
     pub[K.PUB_LAST_PAYDAY] = 0
-    if record:
+    if log is not None:
         log_values_nb(log, LOG_BIDS, 1, job, 0, bids, n_players)
     if n_bidders == 0:
         game_out[K.G_JOBS_NO_BID] += 1
-        if record:
+        if log is not None:
             event_nb(log, LOG_AWARD, 2, job, 0, 0)
         return event
     if n_bidders == 1:
@@ -156,7 +156,7 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     amount = low if n_win == 1 else low - rules[K.R_TIE_DISCOUNT]
     if n_win > 1:
         game_out[K.G_JOBS_TIED] += 1
-    if record:
+    if log is not None:
         log_award_nb(log, job, amount, bids, low, n_win)
     if n_win == 1:
         # almost every award: one winner, and no loop whose branch on
@@ -182,13 +182,13 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
         for s in range(n_players):
             if bids[s] == -2:
                 eliminate_nb(s, event, K.ELIM_TIE_BID, hand, left, right, stacks, money, alive,
-                              elim, pub, seat_out, log, record)
+                              elim, pub, seat_out, log)
     return event
 
 
 @hot
 def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, elim, pub,
-                seat_out, scratch, log, record):
+                seat_out, scratch, log):
     """Variant over_cap=penalize: ``seat`` pays ``excess`` to each other player still in."""
     n_players = hand.shape[0]
     paid = scratch[:n_players]
@@ -210,12 +210,12 @@ def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, eli
             seat_out[s, K.S_PENALTY_RECEIVED] += give
     money[seat] += paid[seat]
     seat_out[seat, K.S_PENALTY_PAID] -= paid[seat]
-    if record:
+    if log is not None:
         log_values_nb(log, LOG_PENALTY, 2, seat, excess, paid, n_players)
     if -paid[seat] < due:
         event += 1
         eliminate_nb(seat, event, K.ELIM_PENALTY, hand, left, right, stacks, money, alive, elim,
-                      pub, seat_out, log, record)
+                      pub, seat_out, log)
     return event
 
 
