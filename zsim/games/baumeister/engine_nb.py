@@ -31,13 +31,15 @@ scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``; this module
 plays the turns: income, the auction, step 3 and the final round.
 
 Every kernel that asks a decision (income, the auction, step 3, the build,
-the attacks, an unsold card) is ``hot_inline``: inlined into
-:func:`play_game_nb`, so ``ask_nb`` and the strategies behind it have one
-caller. numba optimizes a kernel again inside every kernel that links it;
-with ten callers the heuristic bots were optimized ten times over. ``ask_nb``
-itself stays one compiled kernel: inlining it into its dozen call sites made
-the games 1.3x faster but the compile five times longer
-(docs/performance.md).
+an unsold card) is ``hot_flat``: typed once and copied by LLVM into its one
+caller. They were ``hot_inline`` (copied into :func:`play_game_nb`'s numba
+IR and typed there again), which made the game kernel itself most of a
+cold start; as ``hot_flat`` a first ``zsim simulate`` compiles about two
+seconds sooner, at the same speed, for every strategy's kernel too
+(docs/performance.md). The attacks (``sabotage_nb``) stay inlined into
+step 3: as kernels of their own they compiled no faster. ``ask_nb`` itself
+stays one compiled kernel: inlining it into its dozen call sites made the
+games 1.3x faster but the compile five times longer.
 
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of
@@ -57,7 +59,7 @@ from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
-from zsim.jit import cold, hot, hot_inline, index_nb
+from zsim.jit import cold, hot, hot_flat, index_nb
 from zsim.rng import below_nb, seed_streams_nb
 
 
@@ -75,7 +77,7 @@ def new_workspace_nb(n_players, n_cards):
 
 
 # ------------------------------------------------------------------ 1. income
-@hot_inline
+@hot_flat
 def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
     face = roll_nb(rng)
     gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
@@ -108,13 +110,13 @@ def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck
 
 
 # ------------------------------------------------------------------ 2. auction
-@hot_inline
+@hot_flat
 def cap_nb(money, max_bid, forbid):
     """The highest bid a seat with ``money`` may make (``forbid``: overbid=forbid)."""
     return min(max_bid, money) if forbid else max_bid
 
 
-@hot_inline
+@hot_flat
 def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                game_out, sold):
     players = pub[K.PUB_PLAYERS]
@@ -200,7 +202,7 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
              game_out, sold)
 
 
-@hot_inline
+@hot_flat
 def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
              game_out, sold):
     """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
@@ -244,7 +246,7 @@ def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub,
     unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
 
 
-@hot_inline
+@hot_flat
 def unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
     game_out[K.G_UNSOLD] += 1
     put_under_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
@@ -256,7 +258,7 @@ def need_of_nb(s, st, rules):
     return 1 if st[s, K.ST_BUILT_ONCE] != 0 else rules[K.R_FIRST_MIN]
 
 
-@hot_inline
+@hot_flat
 def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              fit, seat_out, game_out):
     need = need_of_nb(s, st, rules)
@@ -301,7 +303,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
                        seat_out, game_out)
 
 
-@hot_inline
+@hot_flat
 def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts,
              rng, saved, fit, seat_out):
     """Up to R_MAX_BUILD placements, each asked of the seat, the first build of ``need`` cards at
