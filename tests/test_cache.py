@@ -104,3 +104,31 @@ def test_a_zsim_start_does_not_import_scipy_linalg_yet_np_dot_still_compiles(tmp
         lines = out.stdout.splitlines()
         assert lines[0] == f"after zsim False {loaded}"
         assert lines[1] == "dot 5.0"
+
+
+_LOAD_PROBE = """
+import sys
+import numpy as np
+from zsim._cache import load_cached
+from twice_mod import twice
+
+print("int", load_cached(twice, 3), len(twice.overloads), dict(twice.stats.cache_hits) != {})
+print("float", load_cached(twice, 1.5), len(twice.overloads))
+print("call", twice(3), len(twice.overloads))
+"""
+
+
+def test_load_cached_reads_a_kernel_back_from_the_cache_and_never_compiles(tmp_path):
+    """What lets a warm Zahlemann or Baumeister start skip reading back the game kernel: the
+    batch kernel is looked up in the disk cache first, and a miss compiles nothing."""
+    (tmp_path / "twice_mod.py").write_text("from zsim.jit import cold\n\n\n@cold\ndef twice(x):\n    return 2 * x\n")
+    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    runs = []
+    for _ in range(2):                     # an empty cache, then the entry the first run's call wrote
+        out = subprocess.run([sys.executable, "-c", _LOAD_PROBE], capture_output=True, text=True, env=env,
+                             timeout=600)
+        assert out.returncode == 0, out.stderr
+        runs.append(out.stdout.splitlines())
+    assert runs[0] == ["int False 0 False", "float False 0", "call 6 1"]
+    assert runs[1] == ["int True 1 True", "float False 1", "call 6 1"]

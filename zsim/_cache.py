@@ -191,3 +191,29 @@ def _guard_cache_loads() -> None:
 
     load_overload._zsim_guarded = True
     Cache.load_overload = load_overload
+
+
+# ---------------------------------------------------------------- a kernel read back, or not
+def load_cached(kernel, *args) -> bool:
+    """Whether numba ``kernel`` has machine code for the types of ``args``, in this
+    process or in the disk cache (then read back now, as its first call would);
+    compiles nothing.
+
+    Zahlemann and Baumeister compile their game kernel on its own before the batch
+    kernel that calls it, which is faster than compiling it inside the batch's
+    compile; but when the batch kernel is cached, the game kernel's own entry is
+    never needed, and reading it back cost a warm start about 40 ms."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    sig = tuple(kernel.typeof_pyval(a) for a in args)
+    with global_compiler_lock:
+        if sig in kernel.overloads:
+            return True
+        cres = kernel._cache.load_overload(sig, kernel.targetctx)
+        if cres is None:
+            return False
+        # what numba's Dispatcher.compile does with a kernel it read back
+        kernel._cache_hits[sig] += 1
+        kernel.targetctx.insert_user_function(cres.entry_point, cres.fndesc, [cres.library])
+        kernel.add_overload(cres)
+        return True

@@ -37,6 +37,7 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1`` (and the per-card
     log into ``cards_out`` when it has a row per game), with the kernels of ``roster`` (default:
     compiled for the strategies of ``ids``)."""
+    from zsim._cache import load_cached
     from zsim.blocks import play_in_blocks
     from zsim.games.baumeister.batch_nb import play_blocks_nb
     from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
@@ -44,13 +45,13 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
 
     roster = roster_of("baumeister", ids, roster)
     rules_a, deck_a = rules_array(rules), deck.arrays()
-    if not compiled_for(play_game_nb, roster):
+    args = (np.uint64(seed), first, deck_a, rules_a, roster, ids, params, seat_out, game_out, cards_out)
+    if not load_cached(play_blocks_nb, *args, n, block, 0, 1) and not compiled_for(play_game_nb, roster):
         # compile the game kernel alone first: faster than inside the batch's compile
         players = len(ids)
         play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, deck.n),
                      np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, deck_a, rules_a, roster, ids, params,
-                   seat_out, game_out, cards_out)
+    play_in_blocks(play_blocks_nb, n, block, *args)
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,

@@ -39,20 +39,22 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``
     of ``seat_out`` and ``game_out`` (the harness's call; nothing checked), with
     the kernels of ``roster`` (default: compiled for the strategies of ``ids``)."""
+    from zsim._cache import load_cached
     from zsim.blocks import play_in_blocks
     from zsim.games.zahlemann.batch_nb import play_blocks_nb
     from zsim.roster import roster_of
 
     roster = roster_of("zahlemann", ids, roster)
     rules_a, notice = rules_array(rules), float(rules.notice)
-    _compile_the_game_first(rules_a, notice, roster, ids, params)
-    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, rules_a, notice, roster, ids, params,
-                   seat_out, game_out)
+    args = (np.uint64(seed), first, rules_a, notice, roster, ids, params, seat_out, game_out)
+    if not load_cached(play_blocks_nb, *args, n, block, 0, 1):
+        _compile_the_game_first(rules_a, notice, roster, ids, params)
+    play_in_blocks(play_blocks_nb, n, block, *args)
 
 
 def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
     """Compile (or load) ``play_game_nb`` by playing one game on its own before
-    the batch kernel first runs. Compiled inside the (then parallel) batch
+    the batch kernel first compiles. Compiled inside the (then parallel) batch
     kernel's compile, the same kernel took about twice as long (cold starts of
     45-58 s against 23-28 s on the 2-core machine, most of the difference
     system time)."""
