@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 
 import numpy as np
 import pytest
@@ -104,6 +106,46 @@ def test_a_game_is_the_same_alone_or_in_a_batch():
         s1, g1 = play_chunk(m, 11, g, 1)
         np.testing.assert_array_equal(s1[0], seats[g])
         np.testing.assert_array_equal(g1[0], games[g])
+
+
+#: a fresh kernel cache: the batch compiles the game, then a record compiles it again with its log;
+#: prints the log argument's type of each compile of the game and the event kernel's compiles
+_LOG_PROBE = """
+from zsim.games.zahltag import constants as K
+from zsim.games.zahltag.engine_nb import play_game_nb
+from zsim.games.zahltag.events_nb import event_nb
+from zsim.games.zahltag.records import record_game
+from zsim.runner import Matchup, play_chunk
+
+m = Matchup(2, ("passive", "passive"))
+seats, games = play_chunk(m, 11, 0, 5)
+print("batch", [str(sig[-1]) for sig in play_game_nb.signatures], len(event_nb.signatures))
+events = record_game(m, 11, 4)
+print("record", [str(sig[-1]) for sig in play_game_nb.signatures], len(event_nb.signatures) > 0)
+print("same", events[-1]["money"] == [int(x) for x in seats[4][:, K.S_MONEY]])
+"""
+
+
+def _log_probe(background):
+    env = dict(os.environ, ZSIM_ROSTER="exact",
+               ZSIM_CACHE_DIR=str(background.tmp_path_factory.mktemp("log-probe-cache")))
+    return background.run([sys.executable, "-c", _LOG_PROBE], env=env)
+
+
+def start_in_background(background, items):
+    if any(item.originalname == "test_the_batch_compiles_the_game_without_its_event_log" for item in items):
+        background.start(("log-probe",), lambda: _log_probe(background))
+
+
+def test_the_batch_compiles_the_game_without_its_event_log(background):
+    """The batch passes no log (None), so numba drops every logging block of the game before
+    typing (a block left in would not type: nothing is appended to None) and compiles none of
+    the event kernels; a record compiles the game again, with its log, and plays the same game."""
+    done = background.result(("log-probe",), lambda: _log_probe(background))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["batch ['none'] 0",
+                                        "record ['none', 'array(int64, 1d, C)'] True",
+                                        "same True"]
 
 
 def test_a_record_without_the_games_name_is_zahltags(tmp_path):
