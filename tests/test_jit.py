@@ -108,3 +108,51 @@ def test_hot_flat_is_inlined_by_llvm_and_not_inherited():
     assert "alwaysinline" in _attributes(_flat_nb, "_flat_nb")
     # a hot kernel first compiled from inside the flat one stays a kernel of its own
     assert "alwaysinline" not in _attributes(_leaf_nb, "_leaf_nb")
+
+
+@_uncached(hot)
+def _item_nb(a, i):
+    return a[i]
+
+
+@_uncached(hot)
+def _sum_nb(a):
+    s = 0
+    for i in range(a.shape[0]):
+        s += _item_nb(a, i)           # a kernel compiled inside this one's compile
+    return s
+
+
+def test_a_compile_holds_the_cycle_collector_off_and_hands_it_back():
+    """zsim's kernels compile with Python's cycle collector off (its full passes walk the whole
+    compile); it is on again once the outermost compile is done, and a program that turned it
+    off itself keeps it off."""
+    import gc
+
+    from numba.core import event
+
+    seen = []
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            seen.append((ev.data["dispatcher"].py_func.__name__, gc.isenabled()))
+
+        def on_end(self, ev):
+            pass
+
+    assert gc.isenabled()
+    listener = Listener()
+    event.register("numba:compile", listener)
+    try:
+        assert _sum_nb(np.arange(4, dtype=np.int64)) == 6
+        assert gc.isenabled()
+        gc.disable()
+        try:
+            assert _sum_nb(np.arange(4.0)) == 6.0
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        event.unregister("numba:compile", listener)
+    assert ("_sum_nb", False) in seen and ("_item_nb", False) in seen
+    assert all(not on for _, on in seen)

@@ -40,6 +40,8 @@ a card, a row index), so that indexing with it skips numba's wraparound.
 """
 from __future__ import annotations
 
+import gc
+
 from llvmlite import ir
 from numba import njit, types
 from numba.core.imputils import impl_ret_borrowed
@@ -54,6 +56,23 @@ class _TypeDispatcher(CPUDispatcher):
     def get_call_template(self, args, kws):
         return super().get_call_template([types.unliteral(a) for a in args],
                                          {k: types.unliteral(v) for k, v in kws.items()})
+
+    def compile(self, sig):
+        """Compile (or read back from the cache) with Python's cycle collector held off.
+
+        A compile allocates millions of short-lived objects, and the collector's full passes
+        walk every object of the process, the compiles under way included: a cold Baumeister
+        start ran eleven of them. Held off, the compile takes about a second less of CPU for
+        some 95 MB more at its peak; the collector resumes as soon as the outermost compile
+        (the one a Python call started) is done. A compile inside another finds the collector
+        off already and leaves it alone, as does a program that turned it off itself."""
+        if not gc.isenabled():
+            return super().compile(sig)
+        gc.disable()
+        try:
+            return super().compile(sig)
+        finally:
+            gc.enable()
 
 
 def _kernel(cache=True, **options):
