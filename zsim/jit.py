@@ -63,7 +63,7 @@ class _TypeDispatcher(CPUDispatcher):
         A compile allocates millions of short-lived objects, and the collector's full passes
         walk every object of the process, the compiles under way included: a cold Baumeister
         start ran eleven of them. Held off, the compile takes about a second less of CPU for
-        some 95 MB more at its peak; the collector resumes as soon as the outermost compile
+        some 80 MB more at its peak; the collector resumes as soon as the outermost compile
         (the one a Python call started) is done. A compile inside another finds the collector
         off already and leaves it alone, as does a program that turned it off itself."""
         if not gc.isenabled():

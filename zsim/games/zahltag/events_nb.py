@@ -29,9 +29,10 @@ SHUFFLE_FORCED = 1
 
 
 # Every writer below is a ``hot`` kernel of its own, called by the engine only
-# under ``if record:``. Inlined, the logging was most of the engine's numba IR
-# and about 60% of its cold compile (docs/performance.md); out of line it is
-# compiled once, and a batch game pays one untaken branch per event.
+# under ``if log is not None:``. Inlined, the logging was most of the engine's
+# numba IR and about 60% of its cold compile (docs/performance.md); out of line
+# it is compiled once, and only for a game that records: the batch passes no
+# log, and numba drops those blocks from its game before typing.
 @hot_flat
 def emit_nb(log, value):
     """Append one int to the log (slot 0 holds the next free position; past
