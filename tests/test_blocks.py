@@ -53,3 +53,27 @@ def test_one_thread_plays_every_block_on_the_caller(monkeypatch):
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
     play_in_blocks(lambda n, block, b0, b1: seen.append((b0, b1, threading.get_ident())), 65, 64)
     assert seen == [(0, 2, threading.get_ident())]
+
+
+def test_compile_first_runs_only_while_the_batch_kernel_is_not_compiled(monkeypatch):
+    """Zahlemann and Baumeister compile their game kernel alone before the batch's compile;
+    once the batch is there (compiled, or in the disk cache) that step is skipped."""
+    import numpy as np
+    from numba.core.caching import NullCache
+
+    from zsim.jit import cold_nogil
+
+    def fill(out, n_games, block, b0, b1):
+        for b in range(b0, b1):
+            for g in range(b * block, min(n_games, (b + 1) * block)):
+                out[g] = g
+
+    batch = cold_nogil(fill)
+    batch._cache = NullCache()                       # no disk cache: compiled here, in this test
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
+    asked = []
+    for _ in range(2):
+        out = np.zeros(100, np.int64)
+        play_in_blocks(batch, 100, 32, out, compile_first=lambda: asked.append(len(batch.signatures)))
+        assert out.tolist() == list(range(100))
+    assert asked == [0]                             # before the first compile only

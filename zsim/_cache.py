@@ -197,12 +197,8 @@ def _guard_cache_loads() -> None:
 def load_cached(kernel, *args) -> bool:
     """Whether numba ``kernel`` has machine code for the types of ``args``, in this
     process or in the disk cache (then read back now, as its first call would);
-    compiles nothing.
-
-    Zahlemann and Baumeister compile their game kernel on its own before the batch
-    kernel that calls it, which is faster than compiling it inside the batch's
-    compile; but when the batch kernel is cached, the game kernel's own entry is
-    never needed, and reading it back cost a warm start about 40 ms."""
+    compiles nothing (``zsim.blocks.play_in_blocks`` asks it before its
+    ``compile_first``)."""
     from numba.core.compiler_lock import global_compiler_lock
 
     sig = tuple(kernel.typeof_pyval(a) for a in args)

@@ -21,6 +21,8 @@ from typing import Callable
 
 import numba
 
+from zsim._cache import load_cached
+
 
 def shares(n_blocks: int, threads: int) -> list[tuple[int, int]]:
     """``threads`` contiguous ranges ``(b0, b1)`` covering blocks ``0 .. n_blocks - 1``
@@ -29,11 +31,19 @@ def shares(n_blocks: int, threads: int) -> list[tuple[int, int]]:
     return [(k * n_blocks // threads, (k + 1) * n_blocks // threads) for k in range(threads)]
 
 
-def play_in_blocks(batch: Callable, n_games: int, block: int, *args) -> None:
+def play_in_blocks(batch: Callable, n_games: int, block: int, *args,
+                   compile_first: Callable[[], None] | None = None) -> None:
     """``batch(*args, n_games, block, b0, b1)`` over the blocks of ``n_games`` games
     (``block`` games each, the last one short), one share per numba thread of the
-    calling thread's setting; the first share runs on the calling thread."""
+    calling thread's setting; the first share runs on the calling thread.
+
+    ``compile_first`` runs before the batch kernel compiles, and not when its
+    machine code is in this process or the disk cache already: Zahlemann and
+    Baumeister compile their game kernel on its own there, faster than inside
+    the batch's compile, and a warm start need not read that kernel back."""
     n_blocks = (n_games + block - 1) // block
+    if compile_first is not None and not load_cached(batch, *args, n_games, block, 0, 1):
+        compile_first()
     parts = shares(n_blocks, numba.get_num_threads())
     if len(parts) <= 1:
         batch(*args, n_games, block, 0, n_blocks)

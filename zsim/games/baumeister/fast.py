@@ -37,21 +37,28 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1`` (and the per-card
     log into ``cards_out`` when it has a row per game), with the kernels of ``roster`` (default:
     compiled for the strategies of ``ids``)."""
-    from zsim._cache import load_cached
     from zsim.blocks import play_in_blocks
     from zsim.games.baumeister.batch_nb import play_blocks_nb
-    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
-    from zsim.roster import compiled_for, roster_of
+    from zsim.roster import roster_of
 
     roster = roster_of("baumeister", ids, roster)
     rules_a, deck_a = rules_array(rules), deck.arrays()
-    args = (np.uint64(seed), first, deck_a, rules_a, roster, ids, params, seat_out, game_out, cards_out)
-    if not load_cached(play_blocks_nb, *args, n, block, 0, 1) and not compiled_for(play_game_nb, roster):
-        # compile the game kernel alone first: faster than inside the batch's compile
-        players = len(ids)
-        play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, deck.n),
-                     np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-    play_in_blocks(play_blocks_nb, n, block, *args)
+    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, deck_a, rules_a, roster, ids, params,
+                   seat_out, game_out, cards_out,
+                   compile_first=lambda: _compile_the_game_first(deck_a, deck.n, rules_a, roster, ids, params))
+
+
+def _compile_the_game_first(deck_a, n_cards, rules_a, roster, ids, params) -> None:
+    """Compile (or load) ``play_game_nb`` by playing one game on its own before the
+    batch kernel compiles: faster than inside the batch's compile."""
+    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+    from zsim.roster import compiled_for
+
+    if compiled_for(play_game_nb, roster):
+        return
+    players = len(ids)
+    play_game_nb(np.uint64(0), deck_a, rules_a, roster, ids, params, new_workspace_nb(players, n_cards),
+                 np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,

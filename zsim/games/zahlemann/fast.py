@@ -39,17 +39,15 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``
     of ``seat_out`` and ``game_out`` (the harness's call; nothing checked), with
     the kernels of ``roster`` (default: compiled for the strategies of ``ids``)."""
-    from zsim._cache import load_cached
     from zsim.blocks import play_in_blocks
     from zsim.games.zahlemann.batch_nb import play_blocks_nb
     from zsim.roster import roster_of
 
     roster = roster_of("zahlemann", ids, roster)
     rules_a, notice = rules_array(rules), float(rules.notice)
-    args = (np.uint64(seed), first, rules_a, notice, roster, ids, params, seat_out, game_out)
-    if not load_cached(play_blocks_nb, *args, n, block, 0, 1):
-        _compile_the_game_first(rules_a, notice, roster, ids, params)
-    play_in_blocks(play_blocks_nb, n, block, *args)
+    play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, rules_a, notice, roster, ids, params,
+                   seat_out, game_out,
+                   compile_first=lambda: _compile_the_game_first(rules_a, notice, roster, ids, params))
 
 
 def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
