@@ -12,7 +12,7 @@ import pytest
 from numba.core.caching import NullCache
 from numba.core.errors import TypingError
 
-from zsim.jit import hot, hot_flat, index_nb
+from zsim.jit import cold, hot, hot_flat, index_nb
 
 
 def _uncached(decorator):
@@ -156,3 +156,40 @@ def test_a_compile_holds_the_cycle_collector_off_and_hands_it_back():
         event.unregister("numba:compile", listener)
     assert ("_sum_nb", False) in seen and ("_item_nb", False) in seen
     assert all(not on for _, on in seen)
+
+
+@_uncached(hot_flat)
+def _inner_nb(a, i):
+    return a[i] + 7
+
+
+@_uncached(hot)
+def _outer_nb(a, i):
+    return _inner_nb(a, i) * 2
+
+
+@_uncached(cold)
+def _entry_nb(a, i):
+    return _outer_nb(a, i)
+
+
+def _wrappers(kernel) -> list[str]:
+    return [n for n in _functions(kernel) if n.startswith(("_ZN7cpython", "cfunc"))]
+
+
+def test_kernels_called_from_kernels_carry_no_python_wrappers_yet_python_may_call_them():
+    """``hot`` and ``hot_flat`` kernels compile without the CPython and C wrappers that only a call
+    from Python needs; a call from Python still answers, through a twin compiled with them."""
+    a = np.arange(5, 10)
+    assert _entry_nb(a, 2) == 2 * (a[2] + 7)
+    assert _wrappers(_outer_nb) == [] and _wrappers(_inner_nb) == []
+    assert len(_wrappers(_entry_nb)) == 2           # a cold kernel, called from Python, keeps both
+    assert "_python_twin" not in vars(_outer_nb)    # nothing compiled for Python so far
+
+    assert _outer_nb(a, 3) == 2 * (a[3] + 7) and _inner_nb(a, 4) == a[4] + 7
+    twin = vars(_outer_nb)["_python_twin"]
+    assert len(_wrappers(twin)) == 2 and len(twin.overloads) == 1
+    assert _outer_nb(a, 1) == 2 * (a[1] + 7)        # later calls: the twin's code, nothing compiled again
+    assert len(twin.overloads) == 1 and len(_outer_nb.overloads) == 1
+    assert _outer_nb(a.astype(np.float64), 0) == 2 * (5.0 + 7)    # other types: both compile for them
+    assert len(twin.overloads) == 2 and len(_outer_nb.overloads) == 2

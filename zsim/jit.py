@@ -41,9 +41,11 @@ a card, a row index), so that indexing with it skips numba's wraparound.
 from __future__ import annotations
 
 import gc
+import types as types_
 
 from llvmlite import ir
 from numba import njit, types
+from numba.core.caching import NullCache
 from numba.core.imputils import impl_ret_borrowed
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
@@ -75,24 +77,82 @@ class _TypeDispatcher(CPUDispatcher):
             gc.enable()
 
 
-def _kernel(cache=True, **options):
+#: what a kernel called from Python needs and one called only from other kernels does not
+_WRAPPERS_OFF = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+
+
+class _LinkedDispatcher(_TypeDispatcher):
+    """A kernel that other kernels call: compiled without the wrappers of a Python call.
+
+    numba gives every kernel a CPython wrapper (unboxing each argument, boxing the result)
+    and a C wrapper, lowers, optimizes and emits both, and keeps them in the code every
+    caller links in. A game's ``hot`` kernels run only inside the game, and their wrappers
+    were a tenth of a cold start (docs/performance.md). Compiled without them, an
+    overload's entry point has nothing behind it, so it is kept out of numba's table of
+    Python-callable overloads. A call from Python (a test, a strategy author trying a
+    helper) compiles the kernel as usual for its callers, then a twin of it with its
+    wrappers, whose entry point answers this and later calls of the same types."""
+
+    def add_overload(self, cres):
+        self.overloads[tuple(cres.signature.args)] = cres
+
+    def _compile_for_args(self, *args, **kws):
+        super()._compile_for_args(*args, **kws)     # the overload callers link, as a first call made it
+        twin = self.__dict__.get("_python_twin")
+        if twin is None:
+            twin = self._python_twin = _python_twin(self)
+        entry = twin._compile_for_args(*args, **kws)
+        for cres in twin.overloads.values():
+            if cres.entry_point is entry:           # later calls of these types go straight to it
+                self._insert([a._code for a in cres.signature.args], entry, cres.objectmode)
+        return entry
+
+
+def _python_twin(kernel: _LinkedDispatcher) -> _TypeDispatcher:
+    """``kernel`` compiled with its wrappers, for calls from Python. Its function is a copy
+    with its own name, so that its disk cache entries are not the kernel's own (numba
+    names them by the function and its signature, not by how it was compiled)."""
+    fn = kernel.py_func
+    copy = types_.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__qualname__ = f"{fn.__qualname__}_from_python"
+    copy.__module__ = fn.__module__
+    options = {k: v for k, v in kernel.targetoptions.items() if k not in _WRAPPERS_OFF}
+    twin = _TypeDispatcher(py_func=copy, locals={}, targetoptions=options)
+    if not isinstance(kernel._cache, NullCache):      # the kernel itself is cached
+        twin.enable_caching()
+    return twin
+
+
+def _kernel(cache=True, linked=False, **options):
+    kind = _LinkedDispatcher if linked else _TypeDispatcher
+    if linked:
+        options = {**options, **_WRAPPERS_OFF}
+
     def wrap(fn):
-        dispatcher = _TypeDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
+        dispatcher = kind(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
         if cache:
             dispatcher.enable_caching()
         return dispatcher
     return wrap
 
 
-hot = _kernel(_nrt=False, error_model="numpy", forceinline=False)
+def compile_ahead(kernel, *args) -> None:
+    """Compile ``kernel`` (or read it back from the disk cache) for the types of ``args``,
+    without running it: a ``hot`` kernel called from Python would compile its twin too."""
+    kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
+
+
+hot = _kernel(linked=True, _nrt=False, error_model="numpy", forceinline=False)
 #: a ``hot`` kernel kept out of the disk cache: a strategy dispatch compiled
 #: as a call (``zsim.roster.Roster.calls``) lives in a module generated at
 #: run time, which a fresh process could not import to load a cached entry;
 #: it compiles only while a kernel that calls it compiles, and that kernel's
 #: cached code holds it
-hot_uncached = _kernel(cache=False, _nrt=False, error_model="numpy", forceinline=False)
+hot_uncached = _kernel(cache=False, linked=True, _nrt=False, error_model="numpy", forceinline=False)
 hot_inline = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
-hot_flat = _kernel(_nrt=False, error_model="numpy", forceinline=True)
+hot_flat = _kernel(linked=True, _nrt=False, error_model="numpy", forceinline=True)
+#: a ``hot`` kernel that Python calls (the running sums of a chunk's games), with its wrappers
+hot_called = _kernel(_nrt=False, error_model="numpy", forceinline=False)
 cold = _kernel()
 cold_nogil = _kernel(nogil=True)
 

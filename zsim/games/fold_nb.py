@@ -9,7 +9,7 @@ score squared, place, then one sum per summary column: the column's values
 """
 from __future__ import annotations
 
-from zsim.jit import hot
+from zsim.jit import hot_called
 
 A_GAMES = 0
 A_WIN_UNITS = 1      # sum of WIN_UNITS / (seats sharing first place)
@@ -22,7 +22,7 @@ KIND_MEAN = 0
 KIND_SHARE = 1
 
 
-@hot
+@hot_called
 def fold_nb(seat_out, n_games, place_col, score_col, cols, kinds, win_units, agg):
     """Add the first ``n_games`` rows of ``seat_out`` [n, P, S] to ``agg``."""
     n_players = seat_out.shape[1]

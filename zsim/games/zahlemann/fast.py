@@ -51,19 +51,20 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
 
 
 def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
-    """Compile (or load) ``play_game_nb`` by playing one game on its own before
+    """Compile (or load) ``play_game_nb`` on its own, before
     the batch kernel first compiles. Compiled inside the (then parallel) batch
     kernel's compile, the same kernel took about twice as long (cold starts of
     45-58 s against 23-28 s on the 2-core machine, most of the difference
     system time)."""
     from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
+    from zsim.jit import compile_ahead
     from zsim.roster import compiled_for
 
     if compiled_for(play_game_nb, roster):
         return
     players = len(ids)
-    play_game_nb(np.uint64(0), rules_a, notice, roster, ids, params, new_workspace_nb(players),
-                 np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
+    compile_ahead(play_game_nb, np.uint64(0), rules_a, notice, roster, ids, params, new_workspace_nb(players),
+                  np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
 
 
 def play_chunk(players: int, rules: Rules, specs: list[str], seed: int, first: int, n: int,
