@@ -132,3 +132,52 @@ def test_load_cached_reads_a_kernel_back_from_the_cache_and_never_compiles(tmp_p
         runs.append(out.stdout.splitlines())
     assert runs[0] == ["int False 0 False", "float False 0", "call 6 1"]
     assert runs[1] == ["int True 1 True", "float False 1", "call 6 1"]
+
+
+_LINK_MODULE = """
+from zsim.jit import cold, hot
+
+
+@hot
+def inner(x):
+    return 3 * x + 1
+
+
+@cold
+def first(x):
+    return inner(x)
+
+
+@cold
+def second(x):
+    return inner(x) + 100
+"""
+
+_LINK_PROBE = """
+import sys
+from zsim._link import LinkLibrary
+from linked_mod import first, inner, second
+
+caller = first if sys.argv[1] == "first" else second
+print(caller(4), caller(2.5))
+libraries = [cres.library for cres in inner.overloads.values()]
+print(len(libraries), all(isinstance(lib, LinkLibrary) and not lib._emitted for lib in libraries),
+      sum(inner.stats.cache_hits.values()))
+"""
+
+
+def test_a_linked_kernel_is_cached_as_ir_and_read_back_for_a_new_caller(tmp_path):
+    """A ``hot`` kernel's cache entry is its optimized IR: a later process that compiles another
+    kernel calling it reads it back, links it in and never emits it on its own."""
+    (tmp_path / "linked_mod.py").write_text(_LINK_MODULE)
+    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    runs = []
+    for caller in ("first", "second", "second"):     # compiled; read back for a new caller; all read back
+        out = subprocess.run([sys.executable, "-c", _LINK_PROBE, caller], capture_output=True, text=True,
+                             env=env, timeout=600)
+        assert out.returncode == 0, out.stderr
+        runs.append(out.stdout.splitlines())
+    assert runs[0] == ["13 8.5", "2 True 0"]
+    assert runs[1] == ["113 108.5", "2 True 2"]
+    assert runs[2] == ["113 108.5", "0 True 0"]      # the caller itself came from the cache, whole

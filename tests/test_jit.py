@@ -193,3 +193,15 @@ def test_kernels_called_from_kernels_carry_no_python_wrappers_yet_python_may_cal
     assert len(twin.overloads) == 1 and len(_outer_nb.overloads) == 1
     assert _outer_nb(a.astype(np.float64), 0) == 2 * (5.0 + 7)    # other types: both compile for them
     assert len(twin.overloads) == 2 and len(_outer_nb.overloads) == 2
+
+
+def test_a_kernel_other_kernels_link_is_never_turned_into_machine_code_of_its_own():
+    """Only the kernel Python calls is emitted; the ones it links stay optimized IR (zsim._link)."""
+    from zsim._link import LinkLibrary
+
+    a = np.arange(5, 10)
+    assert _entry_nb(a, 2) == 2 * (a[2] + 7)
+    for kernel in (_outer_nb, _inner_nb):
+        library = kernel.overloads[kernel.signatures[0]].library
+        assert isinstance(library, LinkLibrary) and not library._emitted
+    assert not isinstance(_entry_nb.overloads[_entry_nb.signatures[0]].library, LinkLibrary)

@@ -51,6 +51,8 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 from numba.core.registry import CPUDispatcher
 
+from zsim._link import LinkCompiler
+
 
 class _TypeDispatcher(CPUDispatcher):
     """A numba dispatcher that compiles for the types of its arguments, not their constant values."""
@@ -124,12 +126,12 @@ def _python_twin(kernel: _LinkedDispatcher) -> _TypeDispatcher:
 
 
 def _kernel(cache=True, linked=False, **options):
-    kind = _LinkedDispatcher if linked else _TypeDispatcher
+    kind, pipeline = (_LinkedDispatcher, {"pipeline_class": LinkCompiler}) if linked else (_TypeDispatcher, {})
     if linked:
         options = {**options, **_WRAPPERS_OFF}
 
     def wrap(fn):
-        dispatcher = kind(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
+        dispatcher = kind(py_func=fn, locals={}, targetoptions={"nopython": True, **options}, **pipeline)
         if cache:
             dispatcher.enable_caching()
         return dispatcher

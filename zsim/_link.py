@@ -1,0 +1,135 @@
+"""Machine code for a kernel only when something runs it.
+
+numba turns every kernel it compiles into machine code at once, and caches
+that code on disk. A ``hot`` kernel (``zsim.jit``) is only ever linked into
+its callers: the game kernel's batch, whose compile optimizes and emits it
+again as part of its own code. Its own machine code is never run, yet
+emitting it was about a tenth of a cold start (docs/performance.md).
+
+A ``hot`` kernel's compile therefore keeps its code as optimized LLVM IR:
+:class:`LinkLibrary` emits machine code only when something asks for the
+address of a function it defines (nothing does in a game: the kernel has no
+wrappers for Python to call, see ``zsim.jit``), and caches the IR itself, as
+the one thing a later caller needs of it, under its own kind of cache entry
+(``KIND``); a library read back from such an entry is again a
+``LinkLibrary``. The kernel's environment (numba's per-function record for
+the few operations that need the interpreter) is set when, and if, its code
+is emitted.
+"""
+from __future__ import annotations
+
+import weakref
+
+import llvmlite.binding as ll
+from numba.core.codegen import JITCodeLibrary
+from numba.core.compiler import Compiler
+
+#: the kind of cache entry holding a linked kernel's optimized IR as bitcode
+KIND = "zsim-linked-bitcode"
+
+
+class LinkLibrary(JITCodeLibrary):
+    """A numba code library that emits machine code only when asked for an address."""
+
+    _emitted = False
+
+    def __init__(self, codegen, name):
+        super().__init__(codegen, name)
+        self._envs = []         # (name, environment) to set once the code is emitted
+
+    def _finalize_final_module(self):
+        # numba's steps without the last two: handing the module to the engine, which
+        # emits it at the next finalize, and emitting it now
+        self._finalize_dynamic_globals()
+        self._verify_declare_only_symbols()
+        self._final_module._CPUCodeLibrary__library = weakref.proxy(self)   # numba's object-code hook
+        self._finalized = True
+
+    def _emit(self):
+        if self._emitted:
+            return
+        self._emitted = True
+        cleanup = self._codegen._add_module(self._final_module)
+        if cleanup:
+            weakref.finalize(self, cleanup)
+        super()._finalize_specific()
+        for name, env in self._envs:
+            self._codegen.set_env(name, env)
+
+    def _finalize_specific(self):
+        pass
+
+    def _defines(self, name: str) -> bool:
+        try:
+            return not self._final_module.get_function(name).is_declaration
+        except NameError:
+            return False
+
+    def get_pointer_to_function(self, name):
+        self._ensure_finalized()
+        if not self._defines(name):
+            return 0            # numba asks for the Python wrapper a linked kernel has not got
+        self._emit()
+        return super().get_pointer_to_function(name)
+
+    def _get_compiled_object(self):
+        self._emit()
+        return super()._get_compiled_object()
+
+    def serialize_using_object_code(self):
+        self._ensure_finalized()
+        return (self.name, KIND, self._final_module.as_bitcode())
+
+    @property
+    def codegen(self):
+        return _EnvsLater(self)
+
+
+class _EnvsLater:
+    """The library's codegen, except that an environment is set once the library's code exists."""
+
+    def __init__(self, library: LinkLibrary):
+        self._library = library
+
+    def set_env(self, name, env):
+        if self._library._emitted:
+            self._library._codegen.set_env(name, env)
+        else:
+            self._library._envs.append((name, env))
+
+    def __getattr__(self, attr):
+        return getattr(self._library._codegen, attr)
+
+
+def _read_back(codegen, name: str, bitcode: bytes) -> LinkLibrary:
+    library = LinkLibrary(codegen, name)
+    library._final_module = ll.parse_bitcode(bitcode)
+    library._finalize_final_module()
+    return library
+
+
+def _install_reader() -> None:
+    """Let numba read back ``KIND`` cache entries (every other kind goes to numba's own reader)."""
+    read = JITCodeLibrary._unserialize.__func__
+
+    def _unserialize(cls, codegen, state):
+        name, kind, data = state
+        if kind == KIND:
+            return _read_back(codegen, name, data)
+        return read(cls, codegen, state)
+
+    JITCodeLibrary._unserialize = classmethod(_unserialize)
+
+
+class LinkCompiler(Compiler):
+    """numba's compiler pipeline, lowering into a :class:`LinkLibrary`."""
+
+    def compile_extra(self, func):
+        if self.state.library is None:
+            library = LinkLibrary(self.state.targetctx.codegen(), func.__qualname__)
+            library.enable_object_caching()
+            self.state.library = library
+        return super().compile_extra(func)
+
+
+_install_reader()
