@@ -21,11 +21,18 @@ from __future__ import annotations
 import weakref
 
 import llvmlite.binding as ll
-from numba.core.codegen import JITCodeLibrary
+from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.compiler import Compiler
 
 #: the kind of cache entry holding a linked kernel's optimized IR as bitcode
 KIND = "zsim-linked-bitcode"
+
+#: whether this numba has the internals a LinkLibrary builds on (numba 0.60 to 0.68 do); without
+#: them hot kernels compile as numba compiles any kernel, and tests/test_jit.py fails to say so
+SUPPORTED = (all(hasattr(JITCodeLibrary, name) for name in (
+    "_finalize_dynamic_globals", "_verify_declare_only_symbols", "_finalize_specific", "_unserialize",
+    "_get_compiled_object", "serialize_using_object_code", "_optimize_final_module"))
+    and hasattr(JITCPUCodegen, "_add_module") and hasattr(JITCPUCodegen, "set_env"))
 
 
 class LinkLibrary(JITCodeLibrary):
@@ -125,11 +132,12 @@ class LinkCompiler(Compiler):
     """numba's compiler pipeline, lowering into a :class:`LinkLibrary`."""
 
     def compile_extra(self, func):
-        if self.state.library is None:
+        if SUPPORTED and self.state.library is None:
             library = LinkLibrary(self.state.targetctx.codegen(), func.__qualname__)
             library.enable_object_caching()
             self.state.library = library
         return super().compile_extra(func)
 
 
-_install_reader()
+if SUPPORTED:
+    _install_reader()

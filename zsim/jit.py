@@ -39,8 +39,8 @@ to False outright so that a kernel first compiled from inside a
 wrappers a call from Python needs (a call from Python compiles a twin that
 has them), and their code stays LLVM IR until a caller links it
 (``zsim._link``): a cold start turns into machine code only the kernels
-Python calls (the batch, its workspace, the running sums). ``hot_called`` is a ``hot`` kernel that Python
-calls directly.
+Python calls (the batch, its workspace, the running sums).
+``hot_called`` is a ``hot`` kernel that Python calls directly.
 
 ``index_nb(i)`` marks an integer the caller knows is not negative (a seat,
 a card, a row index), so that indexing with it skips numba's wraparound.
