@@ -181,3 +181,39 @@ def test_a_linked_kernel_is_cached_as_ir_and_read_back_for_a_new_caller(tmp_path
     assert runs[0] == ["13 8.5", "2 True 0"]
     assert runs[1] == ["113 108.5", "2 True 2"]
     assert runs[2] == ["113 108.5", "0 True 0"]      # the caller itself came from the cache, whole
+
+
+_PRINT_MODULE = """
+from zsim.jit import cold, hot, hot_flat
+
+
+@hot_flat
+def louder(x):
+    print("louder", x)
+    return x + 1
+
+
+@hot
+def shout(x):
+    print("shout", x)
+    return louder(x) * 2
+
+
+@cold
+def call(x):
+    return shout(x)
+"""
+
+
+def test_a_linked_kernel_that_needs_its_environment_finds_it_compiled_or_cached(tmp_path):
+    """A ``print`` in a kernel that is only linked (a strategy author debugging) needs numba's
+    environment of that kernel, which zsim sets in its caller's code, since the kernel's own
+    code is never emitted: it prints, whether the caller was compiled or read back."""
+    (tmp_path / "print_mod.py").write_text(_PRINT_MODULE)
+    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", "from print_mod import call; print(call(4))"],
+                             capture_output=True, text=True, env=env, timeout=600)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.splitlines() == ["shout 4", "louder 4", "10"]

@@ -23,6 +23,7 @@ import weakref
 import llvmlite.binding as ll
 from numba.core.codegen import JITCodeLibrary, JITCPUCodegen
 from numba.core.compiler import Compiler
+from numba.core.environment import lookup_environment
 
 #: the kind of cache entry holding a linked kernel's optimized IR as bitcode
 KIND = "zsim-linked-bitcode"
@@ -62,6 +63,7 @@ class LinkLibrary(JITCodeLibrary):
         super()._finalize_specific()
         for name, env in self._envs:
             self._codegen.set_env(name, env)
+        set_linked_envs(self)
 
     def _finalize_specific(self):
         pass
@@ -106,6 +108,23 @@ class _EnvsLater:
 
     def __getattr__(self, attr):
         return getattr(self._library._codegen, attr)
+
+
+def set_linked_envs(library) -> None:
+    """Point the environments of the kernels linked into ``library``'s emitted code at theirs.
+
+    numba sets a kernel's environment when it emits the kernel's own code, and every
+    environment a kernel's code refers to when it reads the kernel back from the cache. A
+    linked kernel's own code is never emitted, so a caller compiled in this process must
+    set the copies in its code itself, or a linked kernel that needs its environment (a
+    ``print`` in a strategy) fails with numba's "missing Environment"."""
+    if isinstance(library, LinkLibrary) and not library._emitted:
+        return
+    engine = library._codegen._engine
+    for gv in library._final_module.global_variables:
+        env = lookup_environment(gv.name) if gv.name.startswith("_ZN08NumbaEnv") else None
+        if env is not None and engine.get_global_value_address(gv.name):
+            library._codegen.set_env(gv.name, env)
 
 
 def _read_back(codegen, name: str, bitcode: bytes) -> LinkLibrary:

@@ -58,7 +58,7 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 from numba.core.registry import CPUDispatcher
 
-from zsim._link import LinkCompiler
+from zsim._link import LinkCompiler, set_linked_envs
 
 
 class _TypeDispatcher(CPUDispatcher):
@@ -67,6 +67,10 @@ class _TypeDispatcher(CPUDispatcher):
     def get_call_template(self, args, kws):
         return super().get_call_template([types.unliteral(a) for a in args],
                                          {k: types.unliteral(v) for k, v in kws.items()})
+
+    def add_overload(self, cres):
+        super().add_overload(cres)
+        set_linked_envs(cres.library)      # the linked kernels' environments, in this kernel's code
 
     def compile(self, sig):
         """Compile (or read back from the cache) with Python's cycle collector held off.
