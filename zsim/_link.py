@@ -28,7 +28,7 @@ from numba.core.environment import lookup_environment
 #: the kind of cache entry holding a linked kernel's optimized IR as bitcode
 KIND = "zsim-linked-bitcode"
 
-#: whether this numba has the internals a LinkLibrary builds on (numba 0.60 to 0.68 do); without
+#: whether this numba has the internals a LinkLibrary builds on (numba 0.68.1 has them); without
 #: them hot kernels compile as numba compiles any kernel, and tests/test_jit.py fails to say so
 SUPPORTED = (all(hasattr(JITCodeLibrary, name) for name in (
     "_finalize_dynamic_globals", "_verify_declare_only_symbols", "_finalize_specific", "_unserialize",
