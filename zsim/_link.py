@@ -41,10 +41,6 @@ class LinkLibrary(JITCodeLibrary):
 
     _emitted = False
 
-    def __init__(self, codegen, name):
-        super().__init__(codegen, name)
-        self._envs = []         # (name, environment) to set once the code is emitted
-
     def _finalize_final_module(self):
         # numba's steps without the last two: handing the module to the engine, which
         # emits it at the next finalize, and emitting it now
@@ -61,9 +57,7 @@ class LinkLibrary(JITCodeLibrary):
         if cleanup:
             weakref.finalize(self, cleanup)
         super()._finalize_specific()
-        for name, env in self._envs:
-            self._codegen.set_env(name, env)
-        set_linked_envs(self)
+        set_linked_envs(self)       # its own environment and those of the kernels linked into it
 
     def _finalize_specific(self):
         pass
@@ -95,7 +89,8 @@ class LinkLibrary(JITCodeLibrary):
 
 
 class _EnvsLater:
-    """The library's codegen, except that an environment is set once the library's code exists."""
+    """The library's codegen, except that an environment is set only in code that exists
+    (``LinkLibrary._emit`` sets them all when it emits)."""
 
     def __init__(self, library: LinkLibrary):
         self._library = library
@@ -103,8 +98,6 @@ class _EnvsLater:
     def set_env(self, name, env):
         if self._library._emitted:
             self._library._codegen.set_env(name, env)
-        else:
-            self._library._envs.append((name, env))
 
     def __getattr__(self, attr):
         return getattr(self._library._codegen, attr)

@@ -105,11 +105,6 @@ def everyone() -> bool:
     return value == "all"
 
 
-def compiled_for(kernel, roster: Roster) -> bool:
-    """Whether numba ``kernel`` has an overload compiled (or loaded) for ``roster``."""
-    return any(isinstance(t, RosterType) and t.key == roster.key for sig in kernel.signatures for t in sig)
-
-
 _rosters: dict[tuple[str, tuple[int, ...], bool], Roster] = {}
 
 

@@ -53,10 +53,7 @@ def _compile_the_game_first(deck_a, n_cards, rules_a, roster, ids, params) -> No
     batch kernel compiles: faster than inside the batch's compile."""
     from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
     from zsim.jit import compile_ahead
-    from zsim.roster import compiled_for
 
-    if compiled_for(play_game_nb, roster):
-        return
     players = len(ids)
     compile_ahead(play_game_nb, np.uint64(0), deck_a, rules_a, roster, ids, params,
                   new_workspace_nb(players, n_cards), np.zeros((players, K.N_SEAT_STATS), np.int64),

@@ -58,10 +58,7 @@ def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
     system time)."""
     from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
     from zsim.jit import compile_ahead
-    from zsim.roster import compiled_for
 
-    if compiled_for(play_game_nb, roster):
-        return
     players = len(ids)
     compile_ahead(play_game_nb, np.uint64(0), rules_a, notice, roster, ids, params, new_workspace_nb(players),
                   np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
