@@ -1,79 +1,151 @@
-"""zsim.blocks: a chunk's blocks of games split between threads, each block played once."""
+"""zsim.blocks: a chunk's blocks of games shared out between threads, each block played once."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numba
+import numpy as np
 import pytest
+from numba.core.caching import NullCache
 
-from zsim.blocks import play_in_blocks, shares
-
-
-@pytest.mark.parametrize("n_blocks", [1, 2, 3, 7, 64, 1025])
-@pytest.mark.parametrize("threads", [1, 2, 3, 8])
-def test_shares_cover_every_block_once_in_order(n_blocks, threads):
-    parts = shares(n_blocks, threads)
-    assert len(parts) == min(threads, n_blocks)
-    assert parts[0][0] == 0 and parts[-1][1] == n_blocks
-    assert all(a[1] == b[0] for a, b in zip(parts, parts[1:]))          # contiguous
-    sizes = [b1 - b0 for b0, b1 in parts]
-    assert min(sizes) >= 1 and max(sizes) - min(sizes) <= 1           # as even as whole blocks allow
+from zsim.blocks import play_in_blocks
+from zsim.jit import claim_nb, cold_nogil
 
 
-def test_play_in_blocks_gives_each_thread_a_share(monkeypatch):
+def _uncached(kernel):
+    kernel._cache = NullCache()          # compiled here, in this test, never written to the disk cache
+    return kernel
+
+
+@_uncached
+@cold_nogil
+def _claim_many(counter, got):
+    for i in range(got.shape[0]):
+        got[i] = claim_nb(counter)
+
+
+def _number_games(out, n_games, block, next_block):
+    """A batch as the games' are: ``out[g]`` gets ``g + 1`` added for each game it plays."""
+    while True:
+        start = claim_nb(next_block) * block
+        if start >= n_games:
+            break
+        for g in range(start, min(n_games, start + block)):
+            out[g] += g + 1
+
+
+_fill_blocks = _uncached(cold_nogil(_number_games))
+
+
+def test_claim_hands_out_every_number_once_to_threads_at_once():
+    """Two threads claiming from one counter as fast as they can: an add that
+    was not atomic would hand some numbers out twice and skip others."""
+    counter = np.zeros(1, np.int64)
+    _claim_many(counter, np.zeros(3, np.int64))
+    assert counter[0] == 3
+    counter[0] = 0
+    n = 400_000
+    got = [np.full(n, -1, np.int64), np.full(n, -1, np.int64)]
+    t = threading.Thread(target=_claim_many, args=(counter, got[1]))
+    t.start()
+    _claim_many(counter, got[0])
+    t.join()
+    assert counter[0] == 2 * n
+    assert all(np.all(np.diff(g) > 0) for g in got)                  # each thread's own in order
+    assert np.array_equal(np.sort(np.concatenate(got)), np.arange(2 * n))
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("n_games, block", [(1, 64), (64, 64), (1000, 64), (1000, 7), (65, 64)])
+def test_a_kernel_plays_every_game_once_whatever_the_threads(monkeypatch, threads, n_games, block):
+    monkeypatch.setattr(numba, "get_num_threads", lambda: threads)
+    out = np.zeros(n_games + 3, np.int64)
+    play_in_blocks(_fill_blocks, n_games, block, out)
+    assert out[:n_games].tolist() == list(range(1, n_games + 1))     # each game once
+    assert out[n_games:].tolist() == [0, 0, 0]
+
+
+def test_every_thread_gets_the_same_fresh_counter(monkeypatch):
     calls, lock = [], threading.Lock()
-    gate = threading.Barrier(2, timeout=10)       # both shares must be running at once
+    gate = threading.Barrier(2, timeout=10)       # both threads must be running at once
 
-    def batch(tag, n_games, block, b0, b1):
-        assert (n_games, block) == (1000, 64)
+    def batch(tag, n_games, block, next_block):
+        assert (tag, n_games, block) == ("x", 1000, 64)
         gate.wait()
         with lock:
-            calls.append((tag, b0, b1, threading.get_ident()))
+            calls.append((next_block, next_block.tolist(), threading.get_ident()))
 
     monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
-    play_in_blocks(batch, 1000, 64, "x")          # 16 blocks, the last one short
-    assert sorted((b0, b1) for _, b0, b1, _ in calls) == [(0, 8), (8, 16)]
-    assert {tag for tag, *_ in calls} == {"x"}
+    play_in_blocks(batch, 1000, 64, "x")
+    assert len(calls) == 2
+    assert calls[0][0] is calls[1][0]                               # one counter for both
+    assert [c[1] for c in calls] == [[0], [0]]
+    assert calls[0][0].dtype == np.int64
     assert len({ident for *_, ident in calls}) == 2
-    assert threading.get_ident() in {ident for *_, ident in calls}   # the first share on the caller
+    assert threading.get_ident() in {ident for *_, ident in calls}   # one of them the caller
+
+
+def test_a_slow_thread_leaves_its_blocks_to_the_other(monkeypatch):
+    """The caller's thread is made slow; the other thread takes the blocks it
+    does not get to, and every block is played once."""
+    played, lock = [], threading.Lock()
+    caller = threading.get_ident()
+
+    def batch(n_games, block, next_block):
+        while True:
+            with lock:
+                b = int(next_block[0])
+                next_block[0] += 1
+            if b * block >= n_games:
+                return
+            if threading.get_ident() == caller:
+                time.sleep(0.05)
+            with lock:
+                played.append((b, threading.get_ident()))
+
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    play_in_blocks(batch, 20 * 64, 64)
+    assert sorted(b for b, _ in played) == list(range(20))
+    by_caller = sum(1 for _, who in played if who == caller)
+    assert by_caller < 10
+
+
+def test_no_more_threads_than_blocks(monkeypatch):
+    seen = []
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 4)
+    play_in_blocks(lambda n, block, next_block: seen.append(threading.get_ident()), 100, 64)
+    assert len(seen) == 2
 
 
 def test_play_in_blocks_passes_a_kernels_error_on(monkeypatch):
-    def batch(n_games, block, b0, b1):
-        if b0 > 0:
-            raise ValueError("share two failed")
+    caller = threading.get_ident()
+
+    def batch(n_games, block, next_block):
+        if threading.get_ident() != caller:
+            raise ValueError("the second thread failed")
 
     monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
-    with pytest.raises(ValueError, match="share two failed"):
+    with pytest.raises(ValueError, match="the second thread failed"):
         play_in_blocks(batch, 256, 64)
 
 
 def test_one_thread_plays_every_block_on_the_caller(monkeypatch):
     seen = []
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
-    play_in_blocks(lambda n, block, b0, b1: seen.append((b0, b1, threading.get_ident())), 65, 64)
-    assert seen == [(0, 2, threading.get_ident())]
+    play_in_blocks(lambda n, block, next_block: seen.append((n, block, next_block.tolist(),
+                                                             threading.get_ident())), 65, 64)
+    assert seen == [(65, 64, [0], threading.get_ident())]
 
 
 def test_compile_first_runs_only_while_the_batch_kernel_is_not_compiled(monkeypatch):
     """Zahlemann and Baumeister compile their game kernel alone before the batch's compile;
     once the batch is there (compiled, or in the disk cache) that step is skipped."""
-    import numpy as np
-    from numba.core.caching import NullCache
-
-    from zsim.jit import cold_nogil
-
-    def fill(out, n_games, block, b0, b1):
-        for b in range(b0, b1):
-            for g in range(b * block, min(n_games, (b + 1) * block)):
-                out[g] = g
-
-    batch = cold_nogil(fill)
-    batch._cache = NullCache()                       # no disk cache: compiled here, in this test
+    batch = _uncached(cold_nogil(_number_games))        # a kernel of its own, not compiled yet
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
     asked = []
     for _ in range(2):
         out = np.zeros(100, np.int64)
         play_in_blocks(batch, 100, 32, out, compile_first=lambda: asked.append(len(batch.signatures)))
-        assert out.tolist() == list(range(100))
+        assert out.tolist() == list(range(1, 101))
     assert asked == [0]                             # before the first compile only

@@ -42,6 +42,9 @@ has them), and their code stays LLVM IR until a caller links it
 Python calls (the batch, its workspace, the running sums).
 ``hot_called`` is a ``hot`` kernel that Python calls directly.
 
+``claim_nb(counter)`` hands out the blocks of a chunk to the threads that
+play it (``zsim.blocks``).
+
 ``index_nb(i)`` marks an integer the caller knows is not negative (a seat,
 a card, a row index), so that indexing with it skips numba's wraparound.
 """
@@ -212,3 +215,21 @@ def index_nb(typingctx, x):
         return value
 
     return types.unliteral(x)(x), codegen
+
+
+@intrinsic
+def claim_nb(typingctx, counter):
+    """Add one to ``counter[0]`` (an int64 array shared by threads) and return
+    the value it had, as one atomic step: each caller gets a number no other
+    caller gets. The batch kernels take their next block of games this way
+    (``zsim.blocks``); "monotonic" order is enough, since the number only
+    picks the block, and the threads' rows are read after they are joined."""
+    if not (isinstance(counter, types.Array) and counter.ndim == 1 and counter.dtype == types.int64
+            and counter.mutable):
+        return None
+
+    def codegen(context, builder, sig, args):
+        data = make_array(sig.args[0])(context, builder, args[0]).data
+        return builder.atomic_rmw("add", data, ir.Constant(ir.IntType(64), 1), "monotonic")
+
+    return types.int64(counter), codegen

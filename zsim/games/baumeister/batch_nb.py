@@ -1,9 +1,10 @@
-"""Many Baumeister games at once: blocks of games, one workspace per block, a share of the blocks
-per thread (``zsim.blocks``).
+"""Many Baumeister games at once: blocks of games, each thread taking the next block until none is left,
+one workspace per thread (``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the
-number of threads, the block size or how a run is cut into chunks.
+number of threads, which thread plays which block, the block size or how a run
+is cut into chunks.
 """
 from __future__ import annotations
 
@@ -12,15 +13,16 @@ import numpy as np
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
 from zsim.games.baumeister.table_nb import views_nb
-from zsim.jit import cold_nogil
+from zsim.jit import claim_nb, cold_nogil
 from zsim.rng import game_key_nb
 
 
 @cold_nogil
 def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
-                   cards_out, n_games, block, b0, b1):
-    """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all) into ``seat_out[g]`` and
-    ``game_out[g]``; with the per-card log when
+                   cards_out, n_games, block, next_block):
+    """The games ``first_game ..`` (``n_games`` in all) into ``seat_out[g]`` and ``game_out[g]``, a block
+    of ``block`` games at a time, each block the next one ``next_block`` hands out (``zsim.blocks``);
+    with the per-card log when
     ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,
     turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold, where it ended
     (``CE_*``) and whose (-1 in a stack)); an empty ``cards_out`` skips it. One kernel for both, so
@@ -29,12 +31,14 @@ def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_p
     n_cards = deck.shape[0] - 1
     seed = np.uint64(run_seed)
     log = cards_out.shape[0] > 0
-    for b in range(b0, b1):
-        ws = new_workspace_nb(n_players, n_cards)
-        mem, sold = ws[0], ws[4]
-        loc = views_nb(mem, n_players, n_cards)[0]
-        stop = min(n_games, (b + 1) * block)
-        for g in range(b * block, stop):
+    ws = new_workspace_nb(n_players, n_cards)     # every game sets up all of it
+    mem, sold = ws[0], ws[4]
+    loc = views_nb(mem, n_players, n_cards)[0]
+    while True:
+        start = claim_nb(next_block) * block
+        if start >= n_games:
+            break
+        for g in range(start, min(n_games, start + block)):
             key = game_key_nb(seed, np.uint64(first_game + g))
             play_game_nb(key, deck, rules, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g])
             if not log:

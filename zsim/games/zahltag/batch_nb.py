@@ -1,9 +1,10 @@
-"""Many games at once: blocks of games, one workspace per block, a share of the blocks per thread
-(``zsim.blocks``).
+"""Many games at once: blocks of games, each thread taking the next block until none is left,
+one workspace per thread (``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the
-number of threads, the block size or how a run is cut into chunks.
+number of threads, which thread plays which block, the block size or how a run
+is cut into chunks.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.engine_nb import new_workspace_nb, play_game_nb
-from zsim.jit import cold, cold_nogil, hot
+from zsim.jit import claim_nb, cold, cold_nogil, hot
 from zsim.rng import game_key_nb
 
 #: win shares are summed as multiples of 1/12 so that shared wins (split 2, 3
@@ -21,15 +22,18 @@ WIN_UNITS = 12
 
 @cold_nogil
 def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_params, seat_out, game_out,
-                   n_games, block, b0, b1):
-    """Blocks ``b0 .. b1 - 1`` of the games ``first_game ..`` (``n_games`` in all)."""
+                   n_games, block, next_block):
+    """The games ``first_game ..`` (``n_games`` in all), a block of ``block`` games at a
+    time, each block the next one ``next_block`` hands out (``zsim.blocks``)."""
     n_players = strat_ids.shape[0]
     n_cards = needs.shape[0] + rules[K.R_PAYDAY_CARDS]
     seed = np.uint64(run_seed)
-    for b in range(b0, b1):
-        ws = new_workspace_nb(n_players, n_cards)
-        stop = min(n_games, (b + 1) * block)
-        for g in range(b * block, stop):
+    ws = new_workspace_nb(n_players, n_cards)     # every game sets up all of it
+    while True:
+        start = claim_nb(next_block) * block
+        if start >= n_games:
+            break
+        for g in range(start, min(n_games, start + block)):
             key = game_key_nb(seed, np.uint64(first_game + g))
             # no log: the game compiled without its logging (engine_nb's docstring)
             play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g],
