@@ -108,28 +108,44 @@ def test_reference_ratio_is_the_median_of_alternating_rounds(monkeypatch):
     assert ratio == 30.0                   # rounds 30x, 40x, 5x; the ratio of the medians would be 20x
 
 
-def test_alone_turn_rate_weighs_every_seat_by_its_own_fields_turn(monkeypatch):
-    """The turns/s a mixed field would reach at no cost of mixing: each strategy's
-    own field timed once, and a turn's time the mean of its seats' turn times."""
+def test_the_mixed_field_is_timed_in_rounds_with_the_default_and_its_own_fields(monkeypatch):
+    """Each round times the mixed field, the default field and each bot's own field; the
+    figures are the medians of the rounds' own ratios. At no cost of mixing a turn of
+    the tables would cost the mean over their seats of a turn of each seat's own field."""
     from zsim import _bench
 
-    timed = []
+    order = []
 
-    def fake_fast_rate(players, threads, games, repeat, tables, game):
-        (strategy,) = set(tables[0])
-        assert tables == [(strategy,) * players] and threads == 1
-        timed.append(strategy)
-        return {"a": 100.0, "b": 50.0}[strategy]
+    def fake_runner(players, threads, games, tables, game):
+        assert threads == 1 and players == 2
+        name = "default" if tables is None else "mixed" if len(tables) > 1 else tables[0][0]
+        if tables is not None and len(tables) == 1:
+            assert tables == [(name,) * players]              # a bot's own field
+        return (lambda: order.append(name)), 1
+
+    # per round: mixed, default, a, b (games/s); round 2 is a slow minute for everyone
+    rates = {"mixed": iter([60.0, 30.0, 66.0]), "default": iter([100.0, 50.0, 60.0]),
+             "a": iter([100.0, 50.0, 100.0]), "b": iter([50.0, 25.0, 50.0])}
+    turns = {("a", "b"): 8.0, ("a", "a"): 8.0, ("b", "b"): 4.0}
+
+    def fake_rate(fn, games, repeat):
+        assert repeat == 1
+        fn()
+        return next(rates[order[-1]])
 
     def fake_turns(players, game, tables):
-        return {"a": 10.0, "b": 4.0}[tables[0][0]]
+        return sum(turns[t] for t in tables) / len(tables) if tables[0][0] != "b" else turns[("b", "b")]
 
-    monkeypatch.setattr(_bench, "fast_rate", fake_fast_rate)
+    monkeypatch.setattr(_bench, "_fast_runner", fake_runner)
+    monkeypatch.setattr(_bench, "_median_rate", fake_rate)
     monkeypatch.setattr(_bench, "turns_per_game", fake_turns)
-    rate = _bench.alone_turn_rate(2, 1000, 3, [("a", "b"), ("a", "a")])
-    assert sorted(timed) == ["a", "b"]
-    # a: 1,000 turns/s, b: 200; three seats of a, one of b: (3/1000 + 1/200) / 4 s a turn
-    assert abs(rate - 4 / (3 / 1000 + 1 / 200)) < 1e-9
+    got = _bench.mixed_field_rounds(2, 1000, 3, [("a", "b"), ("a", "a")])
+    assert order == ["mixed", "default", "a", "b"] * 3
+    assert got["games_per_s"] == 60.0 and got["turns_per_s"] == 60.0 * 8.0
+    assert got["vs_simple_field"] == 0.6               # rounds 0.6, 0.6, 1.1: the median of the ratios
+    # a round at full speed: a turn of a costs 1/800 s, of b 1/200 s; three seats of a, one of b
+    alone = 4 / (3 / 800 + 1 / 200)
+    assert abs(got["vs_own_fields"] - 60.0 * 8.0 / alone) < 1e-9
 
 
 def test_the_numba_floor_is_timed_on_a_kernel_from_its_cache():

@@ -20,8 +20,9 @@ not in games/s.
 The mixed field (every fair built-in strategy) is set against two figures:
 the default field (``vs_simple_field``: what a field of heuristic bots costs
 beside the default one) and its own bots each in a field of its own
-(``vs_own_fields``, in turns/s, :func:`alone_turn_rate`: what mixing them in
-one kernel costs).
+(``vs_own_fields``, in turns/s: what mixing them in one kernel costs). The
+three are timed in turn, round after round, and each figure is the median of
+the rounds' own ratios (:func:`mixed_field_rounds`).
 """
 from __future__ import annotations
 
@@ -157,22 +158,39 @@ def decisions_per_game(players: int, games: int, game: str = DEFAULT_GAME) -> fl
     return sum(spec.reference_decisions(m, 1, g) for g in range(games)) / games
 
 
-def alone_turn_rate(players: int, games: int, repeat: int, tables: list[tuple[str, ...]],
-                    game: str = DEFAULT_GAME) -> float:
-    """The turns/s ``tables`` would reach if a seat cost what it costs in a field of its own
-    strategy alone: each strategy's own field is timed (its own kernel) and its turns counted,
-    and a turn of the tables costs the mean over their seats of a turn of each seat's own field.
+def mixed_field_rounds(players: int, games: int, repeat: int, tables: list[tuple[str, ...]],
+                       game: str = DEFAULT_GAME) -> dict:
+    """The mixed field of ``tables`` against the default field and against its bots each
+    in a field of its own, all timed in turn in each of ``repeat`` rounds on one thread:
+    its games/s and turns/s (medians), ``vs_simple_field`` (games/s against the default
+    field's) and ``vs_own_fields`` (medians of the rounds' own ratios).
 
-    Turns, not games: bots that meet other bots play longer or shorter games (a Baumeister
-    table of first, random and heuristic bidders runs a third more turns than any of them
-    alone), and that is the field, not what mixing costs. The mixed field's turns/s against
-    this is what one kernel holding many bots, and their dispatch, costs."""
+    ``vs_own_fields`` is in turns, not games: bots that meet other bots play longer or
+    shorter games (a Baumeister table of first, random and heuristic bidders runs a third
+    more turns than any of them alone), and that is the field, not what mixing costs. Each
+    strategy's own field is timed and its turns counted, and a turn of the tables would
+    cost, at no cost of mixing, the mean over their seats of a turn of each seat's own
+    field. Timed in one round, a slow minute moves both sides of a ratio, not one."""
     seats = [s for t in tables for s in t]
-    cost = {}
-    for s in sorted(set(seats)):
-        own = [(s,) * players]
-        cost[s] = 1.0 / (fast_rate(players, 1, games, repeat, own, game) * turns_per_game(players, game, tables=own))
-    return len(seats) / sum(cost[s] for s in seats)
+    own_fields = {s: [(s,) * players] for s in sorted(set(seats))}
+    # the default field's runner first: its outputs, the largest, are the ones the others reuse
+    default = _fast_runner(players, 1, games, None, game)
+    mixed = _fast_runner(players, 1, games, tables, game)
+    own = {s: _fast_runner(players, 1, games, field, game) for s, field in own_fields.items()}
+    mixed_turns = turns_per_game(players, game, tables=tables)
+    own_turns = {s: turns_per_game(players, game, tables=field) for s, field in own_fields.items()}
+    rates, vs_default, vs_own = [], [], []
+    for _ in range(max(1, repeat)):
+        rate = _median_rate(*mixed, 1)
+        default_rate = _median_rate(*default, 1)
+        turn_cost = {s: 1.0 / (_median_rate(*own[s], 1) * own_turns[s]) for s in own}
+        alone = len(seats) / sum(turn_cost[s] for s in seats)
+        rates.append(rate)
+        vs_default.append(rate / default_rate)
+        vs_own.append(rate * mixed_turns / alone)
+    median = statistics.median(rates)
+    return {"games_per_s": median, "turns_per_s": median * mixed_turns,
+            "vs_simple_field": statistics.median(vs_default), "vs_own_fields": statistics.median(vs_own)}
 
 
 def turns_per_game(players: int, game: str = DEFAULT_GAME, games: int = 2000,
@@ -328,13 +346,9 @@ def bench_rows(games: int, repeat: int, reference_games: int, startup: bool = Tr
     # the mixed field: every fair built-in once, in tables of the most players
     tables = mixed_tables(spec.max_players, game)
     if len(tables) > 1 or tables and len(set(tables[0])) > 1:
-        mixed = fast_rate(spec.max_players, 1, games, repeat, tables, game)
-        mixed_turns = mixed * turns_per_game(spec.max_players, game, tables=tables)
         rows.append({"game": game, "engine": "fast", "players": spec.max_players, "threads": 1,
-                     "games_per_s": mixed, "turns_per_s": mixed_turns,
                      "field": "mixed: " + " | ".join(",".join(t) for t in tables),
-                     "vs_simple_field": mixed / one,
-                     "vs_own_fields": mixed_turns / alone_turn_rate(spec.max_players, games, repeat, tables, game)})
+                     **mixed_field_rounds(spec.max_players, games, repeat, tables, game)})
 
     # start-up and memory belong to what `zsim simulate` runs by default:
     # the simple field, four players, all threads
