@@ -100,7 +100,7 @@ def test_a_slow_thread_leaves_its_blocks_to_the_other(monkeypatch):
             if b * block >= n_games:
                 return
             if threading.get_ident() == caller:
-                time.sleep(0.05)
+                time.sleep(0.1)
             with lock:
                 played.append((b, threading.get_ident()))
 
