@@ -1,4 +1,5 @@
-"""Shared fixtures: the default deck and a few matchups every test can reuse."""
+"""Shared fixtures and helpers: the default deck, a few matchups every test can reuse, and
+kernels compiled in the test itself."""
 from __future__ import annotations
 
 import os
@@ -14,6 +15,19 @@ os.environ.setdefault("ZSIM_ROSTER", "all")
 
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
+
+def uncached(decorator):
+    """``decorator`` (a zsim.jit kind) with the disk cache switched off for the kernels it
+    makes: they compile in the test itself, every run, and are never written to the cache
+    (numba keeps no IR to inspect for a kernel read back, and the suite's cache is warm)."""
+    from numba.core.caching import NullCache
+
+    def wrap(fn):
+        kernel = decorator(fn)
+        kernel._cache = NullCache()
+        return kernel
+    return wrap
+
 
 #: the rule sets every game-by-game comparison runs under
 VARIANTS = {

@@ -7,19 +7,13 @@ import time
 import numba
 import numpy as np
 import pytest
-from numba.core.caching import NullCache
 
+from conftest import uncached
 from zsim.blocks import play_in_blocks
 from zsim.jit import claim_nb, cold_nogil
 
 
-def _uncached(kernel):
-    kernel._cache = NullCache()          # compiled here, in this test, never written to the disk cache
-    return kernel
-
-
-@_uncached
-@cold_nogil
+@uncached(cold_nogil)
 def _claim_many(counter, got):
     for i in range(got.shape[0]):
         got[i] = claim_nb(counter)
@@ -35,7 +29,7 @@ def _number_games(out, n_games, block, next_block):
             out[g] += g + 1
 
 
-_fill_blocks = _uncached(cold_nogil(_number_games))
+_fill_blocks = uncached(cold_nogil)(_number_games)
 
 
 def test_claim_hands_out_every_number_once_to_threads_at_once():
@@ -141,7 +135,7 @@ def test_one_thread_plays_every_block_on_the_caller(monkeypatch):
 def test_compile_first_runs_only_while_the_batch_kernel_is_not_compiled(monkeypatch):
     """Zahlemann and Baumeister compile their game kernel alone before the batch's compile;
     once the batch is there (compiled, or in the disk cache) that step is skipped."""
-    batch = _uncached(cold_nogil(_number_games))        # a kernel of its own, not compiled yet
+    batch = uncached(cold_nogil)(_number_games)        # a kernel of its own, not compiled yet
     monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
     asked = []
     for _ in range(2):

@@ -76,6 +76,17 @@ def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels(tmp_p
     assert _cache_files(folder) == files  # loaded, not compiled again
 
 
+def _probe(folder: Path, code: str, *args: str) -> list[str]:
+    """The output lines of ``code`` run in a fresh Python that imports the modules in
+    ``folder`` and keeps its kernel cache in ``folder``/cache (the same each run)."""
+    env = dict(os.environ, ZSIM_CACHE_DIR=str(folder / "cache"),
+               PYTHONPATH=os.pathsep.join([str(folder), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
 _BLAS_PROBE = """
 import sys
 import numpy as np
@@ -96,12 +107,8 @@ print("dot", dot(np.arange(3.0), np.arange(3.0)))
 def test_a_zsim_start_does_not_import_scipy_linalg_yet_np_dot_still_compiles(tmp_path):
     """A compile loads numba's registries without scipy.linalg; a load from the cache loads neither
     (the machine code is not typed again), and a compile after it still gets them all."""
-    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path))
     for loaded in ("True", "False"):                 # the kernel compiled, then loaded from the cache
-        out = subprocess.run([sys.executable, "-c", _BLAS_PROBE], capture_output=True, text=True, env=env,
-                             timeout=600)
-        assert out.returncode == 0, out.stderr
-        lines = out.stdout.splitlines()
+        lines = _probe(tmp_path, _BLAS_PROBE)
         assert lines[0] == f"after zsim False {loaded}"
         assert lines[1] == "dot 5.0"
 
@@ -122,14 +129,8 @@ def test_load_cached_reads_a_kernel_back_from_the_cache_and_never_compiles(tmp_p
     """What lets a warm Zahlemann or Baumeister start skip reading back the game kernel: the
     batch kernel is looked up in the disk cache first, and a miss compiles nothing."""
     (tmp_path / "twice_mod.py").write_text("from zsim.jit import cold\n\n\n@cold\ndef twice(x):\n    return 2 * x\n")
-    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    runs = []
-    for _ in range(2):                     # an empty cache, then the entry the first run's call wrote
-        out = subprocess.run([sys.executable, "-c", _LOAD_PROBE], capture_output=True, text=True, env=env,
-                             timeout=600)
-        assert out.returncode == 0, out.stderr
-        runs.append(out.stdout.splitlines())
+    # an empty cache, then the entry the first run's call wrote
+    runs = [_probe(tmp_path, _LOAD_PROBE) for _ in range(2)]
     assert runs[0] == ["int False 0 False", "float False 0", "call 6 1"]
     assert runs[1] == ["int True 1 True", "float False 1", "call 6 1"]
 
@@ -170,14 +171,8 @@ def test_a_linked_kernel_is_cached_as_ir_and_read_back_for_a_new_caller(tmp_path
     """A ``hot`` kernel's cache entry is its optimized IR: a later process that compiles another
     kernel calling it reads it back, links it in and never emits it on its own."""
     (tmp_path / "linked_mod.py").write_text(_LINK_MODULE)
-    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    runs = []
-    for caller in ("first", "second", "second"):     # compiled; read back for a new caller; all read back
-        out = subprocess.run([sys.executable, "-c", _LINK_PROBE, caller], capture_output=True, text=True,
-                             env=env, timeout=600)
-        assert out.returncode == 0, out.stderr
-        runs.append(out.stdout.splitlines())
+    # compiled; read back for a new caller; all read back
+    runs = [_probe(tmp_path, _LINK_PROBE, caller) for caller in ("first", "second", "second")]
     assert runs[0] == ["13 8.5", "2 True 0"]
     assert runs[1] == ["113 108.5", "2 True 2"]
     assert runs[2] == ["113 108.5", "0 True 0"]      # the caller itself came from the cache, whole
@@ -210,10 +205,5 @@ def test_a_linked_kernel_that_needs_its_environment_finds_it_compiled_or_cached(
     environment of that kernel, which zsim sets in its caller's code, since the kernel's own
     code is never emitted: it prints, whether the caller was compiled or read back."""
     (tmp_path / "print_mod.py").write_text(_PRINT_MODULE)
-    env = dict(os.environ, ZSIM_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    for _ in range(2):
-        out = subprocess.run([sys.executable, "-c", "from print_mod import call; print(call(4))"],
-                             capture_output=True, text=True, env=env, timeout=600)
-        assert out.returncode == 0, out.stderr
-        assert out.stdout.splitlines() == ["shout 4", "louder 4", "10"]
+    for _ in range(2):                     # compiled, then read back
+        assert _probe(tmp_path, "from print_mod import call; print(call(4))") == ["shout 4", "louder 4", "10"]

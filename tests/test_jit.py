@@ -9,48 +9,38 @@ import re
 
 import numpy as np
 import pytest
-from numba.core.caching import NullCache
 from numba.core.errors import TypingError
 
+from conftest import uncached
 from zsim.jit import cold, hot, hot_flat, index_nb
 
 
-def _uncached(decorator):
-    """``decorator`` (a zsim.jit kind) with its disk cache switched off for these kernels: numba
-    keeps no IR to inspect for a kernel loaded from the cache, and the suite's cache is warm."""
-    def wrap(fn):
-        kernel = decorator(fn)
-        kernel._cache = NullCache()
-        return kernel
-    return wrap
-
-
-@_uncached(hot)
+@uncached(hot)
 def _plain_nb(a, i):
     return a[i]
 
 
-@_uncached(hot)
+@uncached(hot)
 def _marked_nb(a, i):
     return a[index_nb(i)]
 
 
-@_uncached(hot)
+@uncached(hot)
 def _leaf_nb(a, i):
     return a[i] * 2
 
 
-@_uncached(hot_flat)
+@uncached(hot_flat)
 def _flat_nb(a, i):
     return _leaf_nb(a, i) + 1
 
 
-@_uncached(hot)
+@uncached(hot)
 def _caller_nb(a, i):
     return _flat_nb(a, i) + _flat_nb(a, i + 1)
 
 
-@_uncached(hot)
+@uncached(hot)
 def _unsigned_nb(a, i):
     return a[index_nb(np.uint64(i))]
 
@@ -110,12 +100,12 @@ def test_hot_flat_is_inlined_by_llvm_and_not_inherited():
     assert "alwaysinline" not in _attributes(_leaf_nb, "_leaf_nb")
 
 
-@_uncached(hot)
+@uncached(hot)
 def _item_nb(a, i):
     return a[i]
 
 
-@_uncached(hot)
+@uncached(hot)
 def _sum_nb(a):
     s = 0
     for i in range(a.shape[0]):
@@ -158,17 +148,17 @@ def test_a_compile_holds_the_cycle_collector_off_and_hands_it_back():
     assert all(not on for _, on in seen)
 
 
-@_uncached(hot_flat)
+@uncached(hot_flat)
 def _inner_nb(a, i):
     return a[i] + 7
 
 
-@_uncached(hot)
+@uncached(hot)
 def _outer_nb(a, i):
     return _inner_nb(a, i) * 2
 
 
-@_uncached(cold)
+@uncached(cold)
 def _entry_nb(a, i):
     return _outer_nb(a, i)
 

@@ -95,16 +95,20 @@ def fast_rate(players: int, threads: int, games: int, repeat: int,
     return _median_rate(run, played, repeat)
 
 
+def _rounds(runners: list[tuple], repeat: int) -> list[list[float]]:
+    """Each of ``runners`` (a function playing one timed run, and the games it plays) timed
+    once a round, in turn, for ``repeat`` rounds: each round's games/s, runner by runner.
+    Figures set against each other within a round share its minute of the machine."""
+    return [[_median_rate(fn, games, 1) for fn, games in runners] for _ in range(max(1, repeat))]
+
+
 def _alternating(base, base_games: int, other, other_games: int, repeat: int) -> tuple[float, float, float]:
     """``base`` and ``other`` timed in ``repeat`` alternating rounds (``base`` first): the
     median games/s of each and the median of the rounds' own ratios other/base, so that a
     slow minute moves both sides of the ratio it lands in."""
-    bases, others, ratios = [], [], []
-    for _ in range(max(1, repeat)):
-        bases.append(_median_rate(base, base_games, 1))
-        others.append(_median_rate(other, other_games, 1))
-        ratios.append(others[-1] / bases[-1])
-    return statistics.median(bases), statistics.median(others), statistics.median(ratios)
+    rounds = _rounds([(base, base_games), (other, other_games)], repeat)
+    return (statistics.median(b for b, _ in rounds), statistics.median(o for _, o in rounds),
+            statistics.median(o / b for b, o in rounds))
 
 
 def thread_scaling(players: int, threads: int, games: int, repeat: int,
@@ -180,10 +184,8 @@ def mixed_field_rounds(players: int, games: int, repeat: int, tables: list[tuple
     mixed_turns = turns_per_game(players, game, tables=tables)
     own_turns = {s: turns_per_game(players, game, tables=field) for s, field in own_fields.items()}
     rates, vs_default, vs_own = [], [], []
-    for _ in range(max(1, repeat)):
-        rate = _median_rate(*mixed, 1)
-        default_rate = _median_rate(*default, 1)
-        turn_cost = {s: 1.0 / (_median_rate(*own[s], 1) * own_turns[s]) for s in own}
+    for rate, default_rate, *own_rates in _rounds([mixed, default, *own.values()], repeat):
+        turn_cost = {s: 1.0 / (r * own_turns[s]) for s, r in zip(own, own_rates)}
         alone = len(seats) / sum(turn_cost[s] for s in seats)
         rates.append(rate)
         vs_default.append(rate / default_rate)
