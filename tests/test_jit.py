@@ -12,7 +12,7 @@ import pytest
 from numba.core.errors import TypingError
 
 from conftest import uncached
-from zsim.jit import cold, hot, hot_flat, index_nb
+from zsim.jit import bit_count_nb, cold, highest_bit_nb, hot, hot_flat, index_nb, lowest_bit_nb
 
 
 @uncached(hot)
@@ -80,6 +80,37 @@ def test_index_nb_drops_the_wraparound():
 def test_index_nb_takes_signed_integers_only():
     with pytest.raises(TypingError):
         _unsigned_nb(np.arange(3), 1)
+
+
+@uncached(hot)
+def _bits_nb(masks, out):
+    for i in range(masks.shape[0]):
+        out[i, 0] = bit_count_nb(masks[i])
+        out[i, 1] = lowest_bit_nb(masks[i])
+        out[i, 2] = highest_bit_nb(masks[i])
+
+
+def test_the_bit_intrinsics_count_and_find_bits_as_python_does():
+    rnd = np.random.default_rng(3)
+    masks = np.concatenate([
+        np.array([0, 1, 2, 3, 1 << 35, (1 << 36) - 1, -1, np.iinfo(np.int64).min, np.iinfo(np.int64).max],
+                 np.int64),
+        rnd.integers(0, 1 << 36, 500), rnd.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, 500),
+        np.int64(1) << rnd.integers(0, 63, 100)])
+    out = np.zeros((len(masks), 3), np.int64)
+    _bits_nb(masks, out)
+    for m, (count, low, high) in zip(masks.tolist(), out.tolist()):
+        u = m & (2**64 - 1)                      # the mask's 64 bits, as an unsigned number
+        assert count == bin(u).count("1"), m
+        assert low == ((u & -u).bit_length() - 1 if u else 64), m
+        assert high == u.bit_length() - 1, m
+
+
+def test_the_bit_intrinsics_are_single_llvm_intrinsics():
+    _bits_nb(np.zeros(1, np.int64), np.zeros((1, 3), np.int64))
+    native = _native(_functions(_bits_nb), "_bits_nb")
+    for name in ("llvm.ctpop.i64", "llvm.cttz.i64", "llvm.ctlz.i64"):
+        assert name in native
 
 
 def _attributes(kernel, part: str) -> set[str]:

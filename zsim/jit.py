@@ -233,3 +233,38 @@ def claim_nb(typingctx, counter):
         return builder.atomic_rmw("add", data, ir.Constant(ir.IntType(64), 1), "monotonic")
 
     return types.int64(counter), codegen
+
+
+def _bit_intrinsic(name, doc, finish):
+    """An intrinsic over one int64 bit mask that calls LLVM's ``llvm.<name>.i64``
+    (a single instruction on any x86-64 with popcnt and lzcnt/tzcnt, where
+    numba's integer code would spell out a dozen shifts and masks)."""
+
+    @intrinsic
+    def kernel(typingctx, x):
+        if not (isinstance(x, types.Integer) and x.bitwidth == 64):
+            return None
+
+        def codegen(context, builder, sig, args):
+            i64 = ir.IntType(64)
+            if name == "ctpop":
+                fn = builder.module.declare_intrinsic("llvm.ctpop", [i64])
+                out = builder.call(fn, [args[0]])
+            else:                        # ctlz / cttz: defined (64) for a zero mask
+                fn = builder.module.declare_intrinsic(f"llvm.{name}", [i64, ir.IntType(1)])
+                out = builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 0)])
+            return finish(builder, out)
+
+        return types.int64(x), codegen
+
+    kernel.__doc__ = doc
+    return kernel
+
+
+bit_count_nb = _bit_intrinsic(
+    "ctpop", "The number of set bits of an int64 mask (a hand's cards).", lambda b, v: v)
+lowest_bit_nb = _bit_intrinsic(
+    "cttz", "The index of the lowest set bit of an int64 mask; 64 for 0.", lambda b, v: v)
+highest_bit_nb = _bit_intrinsic(
+    "ctlz", "The index of the highest set bit of an int64 mask; -1 for 0.",
+    lambda b, v: b.sub(ir.Constant(ir.IntType(64), 63), v))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahlemann import constants as K
-from zsim.jit import hot, hot_inline
+from zsim.jit import bit_count_nb, highest_bit_nb, hot, hot_inline, lowest_bit_nb
 
 ONE = np.int64(1)
 
@@ -31,18 +31,13 @@ ONE = np.int64(1)
 @hot_inline
 def popcount_nb(x):
     """The number of cards in the bitmask ``x``."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)                     # no multiply: numba's int64 one is `mul nsw` (no wrap)
-    x = x + (x >> 16)
-    return (x + (x >> 32)) & 0x7F
+    return bit_count_nb(x)
 
 
 @hot_inline
 def card_of_nb(bit):
     """The card int of a one-bit mask."""
-    return popcount_nb(bit - 1)
+    return lowest_bit_nb(bit)
 
 
 @hot_inline
@@ -146,12 +141,12 @@ def block_chance_nb(seat, card, hand_after, hands, passed, unknown, pub, rules):
 
 @hot_inline
 def highest_nb(options):
-    """The highest-valued card of ``options`` (of several, the first in card order)."""
-    for v in range(K.N_VALUES - 1, -1, -1):
-        m = options & K.VALUE_MASK[v]
-        if m != 0:
-            return card_of_nb(m & -m)
-    return -1
+    """The highest-valued card of ``options`` (of several, the first in card
+    order): the value of the highest card int, then that value's lowest card."""
+    if options == 0:
+        return -1
+    v = highest_bit_nb(options) // K.N_COLOURS
+    return lowest_bit_nb(options & (np.int64(0x3F) << (K.N_COLOURS * v)))
 
 
 @hot
