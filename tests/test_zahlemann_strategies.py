@@ -101,6 +101,27 @@ def test_shedder_plays_its_dearest_card():
 FLEX_HAND, FLEX_TOP = ["5G", "5Y", "10V", "1G"], "10G"
 
 
+def test_shedder_plays_the_dearest_option_first_in_card_order_of_equals():
+    """At flex 0 (the default) shedder skips reckoning the cover: its answer
+    must still be the dearest option, of several the first in card order,
+    as ``best_shed_nb``'s score with the cover weighing nothing picks it."""
+    rnd = np.random.default_rng(11)
+    codes = [f"{v}{c}" for v in K.VALUES for c in K.COLOURS]
+    checked = ties = 0
+    while checked < 300:
+        picked = rnd.choice(K.N_CARDS, size=int(rnd.integers(2, 10)), replace=False)
+        top, hand = codes[picked[0]], [codes[c] for c in picked[1:]]
+        options = [c for c in picked[1:] if matching(picked[0]) >> c & 1]
+        if not options:
+            continue
+        best = max(options, key=lambda c: (c // K.N_COLOURS, -c))
+        ties += sum(c // K.N_COLOURS == best // K.N_COLOURS for c in options) > 1
+        assert decide("shedder", hand, top, others=(3,)) == codes[best], (hand, top)
+        assert decide("keeper", hand, top, others=(3,)) == codes[best], (hand, top)
+        checked += 1
+    assert ties > 30                     # equal values, colour order deciding, were met
+
+
 def test_shedder_trades_value_for_cover_by_flex():
     assert decide("shedder", FLEX_HAND, FLEX_TOP) == "10V"           # 10 > 5
     assert decide("shedder:flex=1", FLEX_HAND, FLEX_TOP) == "5G"     # 5 + 22 > 10 + 16

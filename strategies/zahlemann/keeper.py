@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from strategies.zahlemann._common import (
     ONE,
-    best_shed_nb,
     block_chance_nb,
+    highest_nb,
     known_next_nb,
     matching_nb,
     no_match_chance_nb,
@@ -41,11 +41,10 @@ FAIR = True
 @hot_inline
 def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, rules, rng):
     """Highest value; for a drawn match or a bonus, maybe keep / stop."""
-    hand = hands[seat]
-    unknown = unknown_nb(seat, hands, discards, pub)
-    card = best_shed_nb(options, hand, unknown, 1.0, 0.0)
+    card = highest_nb(options)
     if kind == K.D_PLAY or value_nb(card) > params[1]:
         return card
+    hand = hands[seat]
     rest = hand & ~(ONE << card)
     if rest == 0:
         return card
@@ -54,6 +53,7 @@ def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, 
     nxt = (seat + 1) % hands.shape[0]
     if popcount_nb(hands[nxt]) > params[3]:
         return card
+    unknown = unknown_nb(seat, hands, discards, pub)
     stay = no_match_chance_nb(matching_nb(top), popcount_nb(hands[nxt]),
                               known_next_nb(seat, nxt, passed, unknown), unknown)
     play = block_chance_nb(seat, card, rest, hands, passed, unknown, pub, rules)

@@ -7,7 +7,7 @@ worth ``flex`` value points (0: purely the highest card).
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import best_shed_nb, unknown_nb
+from strategies.zahlemann._common import best_shed_nb, highest_nb, unknown_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 
@@ -22,6 +22,11 @@ FAIR = True
 
 @hot_inline
 def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, rules, rng):
-    """The best of ``value + flex * live cover``; never keeps, never stops."""
-    hand = hands[seat]
-    return best_shed_nb(options, hand, unknown_nb(seat, hands, discards, pub), 1.0, params[1])
+    """The best of ``value + flex * live cover``; never keeps, never stops.
+
+    At ``flex`` 0 (the default) the cover weighs nothing, so it is not
+    reckoned: the dearest option, the first in card order among equals, is
+    the card ``best_shed_nb`` would choose."""
+    if params[1] == 0.0:
+        return highest_nb(options)
+    return best_shed_nb(options, hands[seat], unknown_nb(seat, hands, discards, pub), 1.0, params[1])
