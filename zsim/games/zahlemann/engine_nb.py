@@ -65,10 +65,14 @@ def new_workspace_nb(n_players):
 
 
 # ------------------------------------------------------------------ cards
-@hot
+#: MATCHING[c]: the cards that may go on card c, its value's and its colour's
+MATCHING = tuple(K.VALUE_MASK[c // K.N_COLOURS] | K.COLOUR_MASK[c % K.N_COLOURS] for c in range(K.N_CARDS))
+
+
+@hot_inline
 def matching_nb(top):
     """The cards that may go on ``top``: its value or its colour."""
-    return K.VALUE_MASK[top // K.N_COLOURS] | K.COLOUR_MASK[top % K.N_COLOURS]
+    return MATCHING[top]
 
 
 @hot_inline
@@ -263,7 +267,9 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
             return ILLEGAL
         if pub[K.PUB_DEADLOCK] >= n or pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
             return -1
-        seat = (seat + 1) % n
+        seat += 1                        # clockwise (no modulo: a division a turn)
+        if seat == n:
+            seat = 0
 
 
 # ------------------------------------------------------------------ one game
