@@ -13,7 +13,7 @@ overpayment) and for the winner's change.
 from __future__ import annotations
 
 from zsim.games.zahlemann import constants as K
-from zsim.jit import hot, hot_inline
+from zsim.jit import bit_count_nb, hot, hot_inline
 
 #: PAY: the cheapest combination worth at least the target; CHANGE: the
 #: largest worth at most the target (see best_combo_nb)
@@ -22,13 +22,8 @@ PAY, CHANGE = 0, 1
 
 @hot_inline
 def popcount_nb(x):
-    """The number of cards in the bitmask ``x`` (0 <= x < 2**36)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)                     # no multiply: numba's int64 one is `mul nsw` (no wrap)
-    x = x + (x >> 16)
-    return (x + (x >> 32)) & 0x7F
+    """The number of cards in the bitmask ``x``."""
+    return bit_count_nb(x)
 
 
 @hot
@@ -52,59 +47,86 @@ def best_combo_nb(h, target, mode, out):
     first of equal value and count is the preferred one); the rest is made of
     2s and 1s, as many 2s as possible. A PAY value exceeds the target by less
     than the smallest coin in it (drop any coin and it would not pay), so
-    nothing above target + 50 is looked at.
+    nothing above target + 50 is looked at. Two cuts keep the enumeration
+    short (each cut only skips combinations that cannot win):
+
+    - a payment looks for an exact combination first, with no coin taking
+      the value past the target; only if there is none does it search again,
+      from scratch, up to target + 50;
+    - once a combination worth the target itself is found, a prefix of coins
+      is skipped when it and the fewest coins that could make up the rest
+      (the rest divided by the next coin, rounded up) are no fewer coins.
     """
     h0, h1, h2, h3, h4, h5 = h[0], h[1], h[2], h[3], h[4], h[5]
-    r4 = 2 * h4 + h5                     # what the 2s and 1s are worth
+    r4 = 2 * h4 + h5
     r3 = 5 * h3 + r4
     r2 = 10 * h2 + r3
     r1 = 20 * h1 + r2
-    lo = target if mode == PAY else 0
-    hi = target + 50 if mode == PAY else target
+    pay = mode == PAY
+    lo = target if pay else 0
     best_v = -1
     best_count = 0
-    # once the best value is the target itself (exact), only fewer coins can win
-    for a0 in range(min(h0, hi // 50), -1, -1):
-        s0 = 50 * a0
-        if s0 + r1 < lo:
-            break
-        if best_v == target and a0 >= best_count:
-            continue
-        for a1 in range(min(h1, (hi - s0) // 20), -1, -1):
-            s1 = s0 + 20 * a1
-            if s1 + r2 < lo:
+    # an exact payment beats any other: look for one first (no value above
+    # the target), then, if there is none, up to target + 50
+    for attempt in range(2):
+        hi = target if attempt == 0 or not pay else target + 50
+        if attempt == 1:
+            if best_v == target or not pay:
                 break
-            if best_v == target and a0 + a1 >= best_count:
-                continue
-            for a2 in range(min(h2, (hi - s1) // 10), -1, -1):
-                s2 = s1 + 10 * a2
-                if s2 + r3 < lo:
-                    break
-                if best_v == target and a0 + a1 + a2 >= best_count:
-                    continue
-                for a3 in range(min(h3, (hi - s2) // 5), -1, -1):
-                    s3 = s2 + 5 * a3
-                    if mode == PAY:
-                        if best_v >= 0 and s3 > best_v:
-                            continue
-                        t = lo - s3 if lo > s3 else 0
-                        if h5 == 0 and t % 2 == 1:
-                            t += 1
-                        if t > r4:
-                            break        # fewer 5s leave even more to the 2s and 1s
-                    else:
-                        t = hi - s3 if hi - s3 < r4 else r4
-                        if h5 == 0 and t % 2 == 1:
-                            t -= 1
-                    b = min(h4, t // 2)
-                    c = t - 2 * b
-                    v = s3 + t
-                    count = a0 + a1 + a2 + a3 + b + c
-                    if best_v < 0 or (v < best_v if mode == PAY else v > best_v) or (
-                            v == best_v and count < best_count):
-                        best_v = v
-                        best_count = count
-                        out[0], out[1], out[2], out[3], out[4], out[5] = a0, a1, a2, a3, b, c
+            best_v = -1                  # the full search, from scratch
+        a0 = min(h0, hi // 50)
+        while a0 >= 0:
+            s0 = 50 * a0
+            if s0 + r1 < lo:
+                break
+            if not (best_v == target and a0 + (target - s0 + 19) // 20 >= best_count):
+                a1 = min(h1, (hi - s0) // 20)
+                while a1 >= 0:
+                    s1 = s0 + 20 * a1
+                    if s1 + r2 < lo:
+                        break
+                    n1 = a0 + a1
+                    if not (best_v == target and n1 + (target - s1 + 9) // 10 >= best_count):
+                        a2 = min(h2, (hi - s1) // 10)
+                        while a2 >= 0:
+                            s2 = s1 + 10 * a2
+                            if s2 + r3 < lo:
+                                break
+                            n2 = n1 + a2
+                            if not (best_v == target and n2 + (target - s2 + 4) // 5 >= best_count):
+                                a3 = min(h3, (hi - s2) // 5) + 1
+                                while a3 > 0:
+                                    a3 -= 1
+                                    s3 = s2 + 5 * a3
+                                    if pay:
+                                        if best_v >= 0 and s3 > best_v:
+                                            continue
+                                        t = lo - s3 if lo > s3 else 0
+                                        if h5 == 0:
+                                            t += t & 1
+                                        if t > r4:
+                                            break
+                                    else:
+                                        t = hi - s3 if hi - s3 < r4 else r4
+                                        if h5 == 0:
+                                            t -= t & 1
+                                    b = min(h4, t >> 1)
+                                    c = t - 2 * b
+                                    v = s3 + t
+                                    count = n2 + a3 + b + c
+                                    if best_v < 0 or (v < best_v if pay else v > best_v) or (
+                                            v == best_v and count < best_count):
+                                        best_v = v
+                                        best_count = count
+                                        out[0] = a0
+                                        out[1] = a1
+                                        out[2] = a2
+                                        out[3] = a3
+                                        out[4] = b
+                                        out[5] = c
+                            a2 -= 1
+                    a1 -= 1
+            a0 -= 1
     return best_v
 
 
