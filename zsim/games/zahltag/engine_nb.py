@@ -77,6 +77,14 @@ def new_workspace_nb(n_players, n_cards):
 
 
 # ------------------------------------------------------------------ helpers
+@hot_inline
+def next_seat_nb(seat, n_players):
+    """The seat clockwise of ``seat``, with no division (``%`` costs one a
+    turn, more than the rest of the step)."""
+    seat += 1
+    return 0 if seat == n_players else seat
+
+
 @hot_flat
 def shuffle_nb(arr, lo, hi, rng):
     """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md)."""
@@ -187,8 +195,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     # (docs/performance.md: the copies at the decision sites are most of the compile)
     setup_left = rules[K.R_SETUP_ROUNDS] * n_players
     setup_done = 0
-    s = 0
-    rnd = 0
+    s = 0                                # the setup's seat and round, counted on (a
+    rnd = 1                              # division a step cost more than the step's test)
     top = 0
     event = 0
     ended = False
@@ -198,15 +206,13 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     while not ended:
         in_setup = setup_done < setup_left
         if in_setup:
-            s = setup_done % n_players
-            rnd = setup_done // n_players + 1
             pub[K.PUB_ROUND] = rnd
         else:
             if setup_done == setup_left:
                 pub[K.PUB_ROUND] = 0
                 setup_done += 1
             if alive[cur] == 0:
-                cur = (cur + 1) % n_players
+                cur = next_seat_nb(cur, n_players)
                 continue
             leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
@@ -235,6 +241,9 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             if log is not None:
                 event_nb(log, LOG_SETUP, 3, s, rnd, act)
             setup_done += 1
+            s = next_seat_nb(s, n_players)
+            if s == 0:
+                rnd += 1
             continue
         if log is not None:
             event_nb(log, LOG_ADJUST, 2, cur, act, 0)
@@ -301,7 +310,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 ended = True
                 end_reason = K.END_LAST_PLAYER
                 break
-        cur = (cur + 1) % n_players
+        cur = next_seat_nb(cur, n_players)
 
     # ---- the end: results and ranking
     lead_nb(money, alive, leader, game_out)
