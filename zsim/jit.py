@@ -47,6 +47,10 @@ play it (``zsim.blocks``).
 
 ``index_nb(i)`` marks an integer the caller knows is not negative (a seat,
 a card, a row index), so that indexing with it skips numba's wraparound.
+
+``bit_count_nb(m)``, ``lowest_bit_nb(m)`` and ``highest_bit_nb(m)`` count
+and find the set bits of an int64 mask (a hand of cards as bits) with one
+LLVM intrinsic each.
 """
 from __future__ import annotations
 
