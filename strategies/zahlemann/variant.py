@@ -95,7 +95,8 @@ def _score_nb(seat, card, bit, hand, hands, passed, unknown, pub, rules, params)
 def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, rules, rng):
     """The best-scored option; keep or stop when that beats every option."""
     hand = hands[seat]
-    unknown = unknown_nb(seat, hands, discards, pub)
+    # the unknown cards weigh only in a passing 2's score (two_passes_hands)
+    unknown = unknown_nb(seat, hands, discards, pub) if rules[K.R_TWO_PASSES_HANDS] != 0 else 0
     best = -1
     best_score = 0.0 if kind != K.D_PLAY else -1e300
     x = options
