@@ -94,6 +94,10 @@ def _score_nb(seat, card, bit, hand, hands, passed, unknown, pub, rules, params)
 @hot_inline
 def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, rules, rng):
     """The best-scored option; keep or stop when that beats every option."""
+    if rules[K.R_ONE_PLAYS_AGAIN] == 0 and rules[K.R_FIFTY_SKIPS] == 0 and rules[K.R_TWO_PASSES_HANDS] == 0:
+        # no variant on: every option scores value + size_weight (> 0, so a
+        # drawn match is played), and the dearest, first in card order, wins
+        return highest_nb(options)
     hand = hands[seat]
     # the unknown cards weigh only in a passing 2's score (two_passes_hands)
     unknown = unknown_nb(seat, hands, discards, pub) if rules[K.R_TWO_PASSES_HANDS] != 0 else 0
