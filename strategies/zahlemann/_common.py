@@ -83,13 +83,18 @@ def unknown_nb(seat, hands, discards, pub):
 
 
 @hot_inline
+def after_nb(seat, n):
+    """The seat on ``seat``'s left of ``n`` (``(seat + 1) % n`` without a division)."""
+    return 0 if seat + 1 == n else seat + 1
+
+
+@hot_inline
 def next_seat_nb(seat, card, pub, rules):
     """The seat that will have to answer ``card`` (a 50 under ``fifty_skips``
     skips the next player)."""
     n = pub[K.PUB_PLAYERS]
-    if card // K.N_COLOURS == K.V50 and rules[K.R_FIFTY_SKIPS] != 0:
-        return (seat + 2) % n
-    return (seat + 1) % n
+    nxt = seat + 2 if card // K.N_COLOURS == K.V50 and rules[K.R_FIFTY_SKIPS] != 0 else seat + 1
+    return nxt - n if nxt >= n else nxt  # (seat + 2 < 2n for n >= 2: no division needed)
 
 
 @hot_inline
@@ -102,7 +107,7 @@ def passes_nb(card, rules):
 def known_next_nb(seat, nxt, passed, unknown):
     """Cards the seat knows ``nxt`` holds: what it passed on to its left
     neighbour this round and has not seen again (fair: its own ``passed``)."""
-    if nxt != (seat + 1) % passed.shape[0]:
+    if nxt != after_nb(seat, passed.shape[0]):
         return np.int64(0)
     return passed[seat] & unknown
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from strategies.zahlemann._common import (
     ONE,
+    after_nb,
     block_chance_nb,
     highest_nb,
     known_next_nb,
@@ -50,7 +51,7 @@ def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, 
         return card
     # the old top stays if it declines: the player after it answers that
     top = pub[K.PUB_TOP]
-    nxt = (seat + 1) % hands.shape[0]
+    nxt = after_nb(seat, hands.shape[0])
     if popcount_nb(hands[nxt]) > params[3]:
         return card
     unknown = unknown_nb(seat, hands, discards, pub)
