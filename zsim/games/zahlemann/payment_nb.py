@@ -58,7 +58,7 @@ def best_combo_nb(h, target, mode, out):
       (the rest divided by the next coin, rounded up) are no fewer coins.
     """
     h0, h1, h2, h3, h4, h5 = h[0], h[1], h[2], h[3], h[4], h[5]
-    r4 = 2 * h4 + h5
+    r4 = 2 * h4 + h5                     # what the 2s and 1s are worth
     r3 = 5 * h3 + r4
     r2 = 10 * h2 + r3
     r1 = 20 * h1 + r2
@@ -67,11 +67,11 @@ def best_combo_nb(h, target, mode, out):
     best_v = -1
     best_count = 0
     # an exact payment beats any other: look for one first (no value above
-    # the target), then, if there is none, up to target + 50
-    for attempt in range(2):
-        hi = target if attempt == 0 or not pay else target + 50
+    # the target), then, if there is none, up to target + 50 (change: once)
+    for attempt in range(2 if pay else 1):
+        hi = target if attempt == 0 else target + 50
         if attempt == 1:
-            if best_v == target or not pay:
+            if best_v == target:
                 break
             best_v = -1                  # the full search, from scratch
         a0 = min(h0, hi // 50)

@@ -195,8 +195,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     # (docs/performance.md: the copies at the decision sites are most of the compile)
     setup_left = rules[K.R_SETUP_ROUNDS] * n_players
     setup_done = 0
-    s = 0                                # the setup's seat and round, counted on (a
-    rnd = 1                              # division a step cost more than the step's test)
+    s = 0                                # the setup's seat and round, counted on
+    rnd = 1                              # step by step (no division a step)
     top = 0
     event = 0
     ended = False
