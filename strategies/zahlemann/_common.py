@@ -23,21 +23,15 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahlemann import constants as K
-from zsim.jit import bit_count_nb, highest_bit_nb, hot, hot_inline, lowest_bit_nb
+from zsim.jit import bit_count_nb, highest_bit_nb, hot, hot_inline, lowest_bit_nb, seat_after_nb
 
 ONE = np.int64(1)
 
 
-@hot_inline
-def popcount_nb(x):
-    """The number of cards in the bitmask ``x``."""
-    return bit_count_nb(x)
-
-
-@hot_inline
-def card_of_nb(bit):
-    """The card int of a one-bit mask."""
-    return lowest_bit_nb(bit)
+#: the number of cards in a bitmask
+popcount_nb = bit_count_nb
+#: the card int of a one-bit mask
+card_of_nb = lowest_bit_nb
 
 
 @hot_inline
@@ -83,18 +77,14 @@ def unknown_nb(seat, hands, discards, pub):
 
 
 @hot_inline
-def after_nb(seat, n):
-    """The seat on ``seat``'s left of ``n`` (``(seat + 1) % n`` without a division)."""
-    return 0 if seat + 1 == n else seat + 1
-
-
-@hot_inline
 def next_seat_nb(seat, card, pub, rules):
     """The seat that will have to answer ``card`` (a 50 under ``fifty_skips``
     skips the next player)."""
     n = pub[K.PUB_PLAYERS]
-    nxt = seat + 2 if card // K.N_COLOURS == K.V50 and rules[K.R_FIFTY_SKIPS] != 0 else seat + 1
-    return nxt - n if nxt >= n else nxt  # (seat + 2 < 2n for n >= 2: no division needed)
+    nxt = seat_after_nb(seat, n)
+    if card // K.N_COLOURS == K.V50 and rules[K.R_FIFTY_SKIPS] != 0:
+        nxt = seat_after_nb(nxt, n)
+    return nxt
 
 
 @hot_inline
@@ -107,7 +97,7 @@ def passes_nb(card, rules):
 def known_next_nb(seat, nxt, passed, unknown):
     """Cards the seat knows ``nxt`` holds: what it passed on to its left
     neighbour this round and has not seen again (fair: its own ``passed``)."""
-    if nxt != after_nb(seat, passed.shape[0]):
+    if nxt != seat_after_nb(seat, passed.shape[0]):
         return np.int64(0)
     return passed[seat] & unknown
 

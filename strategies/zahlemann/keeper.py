@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from strategies.zahlemann._common import (
     ONE,
-    after_nb,
     block_chance_nb,
     highest_nb,
     known_next_nb,
@@ -24,7 +23,7 @@ from strategies.zahlemann._common import (
     value_nb,
 )
 from zsim.games.zahlemann import constants as K
-from zsim.jit import hot_inline
+from zsim.jit import hot_inline, seat_after_nb
 from zsim.strategy import Param
 
 NAME = "keeper"
@@ -51,7 +50,7 @@ def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, 
         return card
     # the old top stays if it declines: the player after it answers that
     top = pub[K.PUB_TOP]
-    nxt = after_nb(seat, hands.shape[0])
+    nxt = seat_after_nb(seat, hands.shape[0])
     if popcount_nb(hands[nxt]) > params[3]:
         return card
     unknown = unknown_nb(seat, hands, discards, pub)

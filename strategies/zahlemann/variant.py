@@ -23,7 +23,6 @@ prefers cards by value alone.
 from __future__ import annotations
 
 from strategies.zahlemann._common import (
-    after_nb,
     card_of_nb,
     hand_value_nb,
     highest_nb,
@@ -34,7 +33,7 @@ from strategies.zahlemann._common import (
     value_nb,
 )
 from zsim.games.zahlemann import constants as K
-from zsim.jit import hot, hot_inline
+from zsim.jit import hot, hot_inline, seat_after_nb
 from zsim.strategy import Param
 
 NAME = "variant"
@@ -56,7 +55,7 @@ def _received_cost_nb(seat, hands, passed, unknown, n, size_weight):
     """The expected cost of the hand the right neighbour passes on."""
     prev = n - 1 if seat == 0 else seat - 1
     size = popcount_nb(hands[prev])
-    known = passed[seat] & unknown if prev == after_nb(seat, n) else 0
+    known = passed[seat] & unknown if prev == seat_after_nb(seat, n) else 0
     rest = unknown & ~known
     guess = hand_value_nb(known)
     if rest != 0:
@@ -85,7 +84,7 @@ def _score_nb(seat, card, bit, hand, hands, passed, unknown, pub, rules, params)
         else:
             score -= params[1]
     elif card // K.N_COLOURS == K.V50 and rules[K.R_FIFTY_SKIPS] != 0:
-        if popcount_nb(hands[after_nb(seat, hands.shape[0])]) <= params[2]:
+        if popcount_nb(hands[seat_after_nb(seat, hands.shape[0])]) <= params[2]:
             score += 100.0
         else:
             score -= params[4]

@@ -37,7 +37,7 @@ import numpy as np
 
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.payment_nb import settle_nb
-from zsim.jit import cold, hot, hot_inline
+from zsim.jit import cold, hot, hot_inline, seat_after_nb
 from zsim.rng import below_nb, draw_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
 
@@ -267,9 +267,7 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
             return ILLEGAL
         if pub[K.PUB_DEADLOCK] >= n or pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
             return -1
-        seat += 1                        # clockwise (no modulo: a division a turn)
-        if seat == n:
-            seat = 0
+        seat = seat_after_nb(seat, n)
 
 
 # ------------------------------------------------------------------ one game

@@ -13,17 +13,11 @@ overpayment) and for the winner's change.
 from __future__ import annotations
 
 from zsim.games.zahlemann import constants as K
-from zsim.jit import bit_count_nb, hot, hot_inline
+from zsim.jit import bit_count_nb, hot
 
 #: PAY: the cheapest combination worth at least the target; CHANGE: the
 #: largest worth at most the target (see best_combo_nb)
 PAY, CHANGE = 0, 1
-
-
-@hot_inline
-def popcount_nb(x):
-    """The number of cards in the bitmask ``x``."""
-    return bit_count_nb(x)
 
 
 @hot
@@ -31,7 +25,7 @@ def hand_value_nb(hand):
     """What a hand owes at the round's end: its card values summed."""
     total = 0
     for v in range(K.N_VALUES):
-        total += popcount_nb(hand & K.VALUE_MASK[v]) * K.VALUES[v]
+        total += bit_count_nb(hand & K.VALUE_MASK[v]) * K.VALUES[v]
     return total
 
 

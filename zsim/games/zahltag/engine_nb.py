@@ -47,7 +47,7 @@ from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REV
 from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
-from zsim.jit import cold, hot, hot_flat, hot_inline
+from zsim.jit import cold, hot, hot_flat, hot_inline, seat_after_nb
 from zsim.rng import below_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
 
@@ -77,14 +77,6 @@ def new_workspace_nb(n_players, n_cards):
 
 
 # ------------------------------------------------------------------ helpers
-@hot_inline
-def next_seat_nb(seat, n_players):
-    """The seat clockwise of ``seat``, with no division (``%`` costs one a
-    turn, more than the rest of the step)."""
-    seat += 1
-    return 0 if seat == n_players else seat
-
-
 @hot_flat
 def shuffle_nb(arr, lo, hi, rng):
     """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md)."""
@@ -212,7 +204,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 pub[K.PUB_ROUND] = 0
                 setup_done += 1
             if alive[cur] == 0:
-                cur = next_seat_nb(cur, n_players)
+                cur = seat_after_nb(cur, n_players)
                 continue
             leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
@@ -241,7 +233,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             if log is not None:
                 event_nb(log, LOG_SETUP, 3, s, rnd, act)
             setup_done += 1
-            s = next_seat_nb(s, n_players)
+            s = seat_after_nb(s, n_players)
             if s == 0:
                 rnd += 1
             continue
@@ -310,7 +302,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 ended = True
                 end_reason = K.END_LAST_PLAYER
                 break
-        cur = next_seat_nb(cur, n_players)
+        cur = seat_after_nb(cur, n_players)
 
     # ---- the end: results and ranking
     lead_nb(money, alive, leader, game_out)
