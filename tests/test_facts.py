@@ -130,3 +130,37 @@ def test_opponent_bounds_on_a_hand_made_state():
     assert rivals_who_could_cover_nb(0, two_f, hand, left, right, stacks, alive, pub, rules) == 1
     four_cards = np.array([1, 1, 1, 1], np.int64)  # seat 2 holds only 3 cards
     assert not could_cover_nb(0, 2, four_cards, hand, left, right, stacks, alive, pub, rules)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_rival_count_is_could_cover_asked_of_each_rival(players):
+    """``rivals_who_could_cover_nb`` reckons its count from shared sums, without
+    asking ``could_cover_nb`` rival by rival: on random states (hands, what
+    each seat must hold, tables, seats out, needs) both give the same count."""
+    from zsim.games.zahltag.facts_nb import could_cover_nb, rivals_who_could_cover_nb
+    from zsim.games.zahltag.rules import Rules
+
+    rules = Rules().as_array()
+    supply = rules[K.R_SUPPLY:K.R_SUPPLY + 4]
+    rng = np.random.default_rng(players)
+    left = np.zeros((players, 4), np.int64)
+    counts = np.zeros(players, np.int64)
+    for _ in range(3_000):
+        hand = rng.integers(0, 6, (players, 4))
+        right = rng.integers(0, 3, (players, 4))
+        stacks = supply - hand.sum(axis=0) - right.sum(axis=0)
+        alive = (rng.random(players) < 0.85).astype(np.int64)
+        seat = int(rng.integers(players))
+        alive[seat] = 1
+        pub = _pub()
+        pub[K.PUB_TABLE:K.PUB_TABLE + 4] = right.sum(axis=0)
+        for s in range(players):
+            pub[K.PUB_KNOWN + 4 * s:K.PUB_KNOWN + 4 * s + 4] = rng.integers(0, hand[s] + 1)
+        need = rng.integers(0, 4, 4) * (rng.random(4) < 0.6)
+        asked = sum(bool(could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules))
+                    for o in range(players) if o != seat and alive[o])
+        got = rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules)
+        assert got == asked, (hand, right, alive, seat, pub, need)
+        counts[got] += 1
+    assert (counts[:players] > 50).all(), counts     # every count from none to all the rivals
+

@@ -10,6 +10,8 @@ a fair strategy may use any of it. Tested in ``tests/test_facts.py``.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_size_nb, opponents_hand_nb
 from zsim.jit import hot_flat, hot_inline
@@ -49,13 +51,42 @@ def could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules):
     return hand_size_nb(o, hand) >= total
 
 
+@hot_inline
+def _fits_nb(need, by_size, pool):
+    """1 when a need of ``need`` cards is within both bounds (or there is no need)."""
+    return np.int64(need <= 0) | (np.int64(by_size >= need) & np.int64(pool >= need))
+
+
 @hot_flat
 def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules):
+    """How many opponents still in :func:`could_cover_nb` says could cover ``need``.
+
+    The same count, reckoned as arithmetic on 0/1 flags: whether a rival can
+    cover a job is a coin flip to the CPU, and the early returns of asking
+    each rival in turn cost more in mispredicted branches than the sums
+    (docs/performance.md). A rival's bounds per type follow from sums shared by
+    all of them: its hand size less everything it must hold, plus what it must
+    hold of the type; and the pool less what the other living opponents must
+    hold, that is the pool less all of them plus its own."""
+    total = need[0] + need[1] + need[2] + need[3]
+    p0 = opponents_hand_nb(seat, 0, hand, stacks, pub, rules)
+    p1 = opponents_hand_nb(seat, 1, hand, stacks, pub, rules)
+    p2 = opponents_hand_nb(seat, 2, hand, stacks, pub, rules)
+    p3 = opponents_hand_nb(seat, 3, hand, stacks, pub, rules)
+    for q in range(hand.shape[0]):                 # less what every living opponent must hold
+        other = np.int64(q != seat) * np.int64(alive[q] != 0)
+        p0 -= other * known_nb(pub, q, 0)
+        p1 -= other * known_nb(pub, q, 1)
+        p2 -= other * known_nb(pub, q, 2)
+        p3 -= other * known_nb(pub, q, 3)
     n = 0
     for o in range(hand.shape[0]):
-        if o != seat and alive[o] != 0 and could_cover_nb(seat, o, need, hand, left, right, stacks,
-                                                          alive, pub, rules):
-            n += 1
+        size = hand_size_nb(o, hand)
+        k0, k1, k2, k3 = known_nb(pub, o, 0), known_nb(pub, o, 1), known_nb(pub, o, 2), known_nb(pub, o, 3)
+        free = size - (k0 + k1 + k2 + k3)
+        n += (np.int64(o != seat) & np.int64(alive[o] != 0) & np.int64(size >= total)
+              & _fits_nb(need[0], free + k0, p0 + k0) & _fits_nb(need[1], free + k1, p1 + k1)
+              & _fits_nb(need[2], free + k2, p2 + k2) & _fits_nb(need[3], free + k3, p3 + k3))
     return n
 
 
