@@ -164,3 +164,29 @@ def test_rival_count_is_could_cover_asked_of_each_rival(players):
         counts[got] += 1
     assert (counts[:players] > 50).all(), counts     # every count from none to all the rivals
 
+
+def test_legal_adjusts_is_every_adjustment_is_legal_allows():
+    """The mask ``random`` weighs its adjustments by holds exactly the codes
+    the engine's ``is_legal_adjust_nb`` allows: on random states, in the
+    setup and in play, with the card cap penalized or enforced."""
+    from zsim.games.zahltag.moves_nb import is_legal_adjust_nb, legal_adjusts_nb
+    from zsim.games.zahltag.rules import Rules
+
+    rng = np.random.default_rng(7)
+    seen = set()
+    for penalize in (False, True):
+        rules = Rules().with_overrides({"over_cap": "penalize" if penalize else "forbid",
+                                        "card_cap": 12}).as_array()
+        for _ in range(2_000):
+            hand = rng.integers(0, 4, (3, 4)) * (rng.random((3, 4)) < 0.7)
+            left = rng.integers(0, 3, (3, 4))
+            right = rng.integers(0, 3, (3, 4))
+            stacks = rng.integers(0, 3, 4) * (rng.random(4) < 0.7)
+            seat, in_setup = int(rng.integers(3)), bool(rng.random() < 0.5)
+            mask = legal_adjusts_nb(seat, hand, left, right, stacks, rules, in_setup)
+            legal = [is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup)
+                     for act in range(K.N_ACTIONS)]
+            assert [bool((mask >> act) & 1) for act in range(K.N_ACTIONS)] == legal
+            assert mask >> K.N_ACTIONS == 0
+            seen.add(int(mask) & 0b11110)            # which takes the cap and the stacks allowed
+    assert len(seen) == 16                          # every combination of takes allowed and refused

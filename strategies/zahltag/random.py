@@ -1,10 +1,10 @@
 """``random``: every decision uniform over the legal ones (a noise floor)."""
 from __future__ import annotations
 
-from zsim.jit import hot_inline
+from zsim.jit import bit_count_nb, hot_inline, lowest_bit_nb
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.moves_nb import hand_covers_nb, is_legal_adjust_nb
+from zsim.games.zahltag.moves_nb import hand_covers_nb, legal_adjusts_nb
 from zsim.rng import below_nb
 
 NAME = "random"
@@ -14,18 +14,11 @@ PARAMS = ()
 
 @hot_inline
 def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
-    in_setup = pub[K.PUB_ROUND] > 0
-    n_legal = 0
-    for act in range(K.N_ACTIONS):
-        if is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
-            n_legal += 1
-    pick = below_nb(rng, 1 + seat, n_legal)
-    for act in range(K.N_ACTIONS):
-        if is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
-            if pick == 0:
-                return act
-            pick -= 1
-    return K.ACT_NONE
+    legal = legal_adjusts_nb(seat, hand, left, right, stacks, rules, pub[K.PUB_ROUND] > 0)
+    pick = below_nb(rng, 1 + seat, bit_count_nb(legal))
+    for _ in range(pick):                # the pick-th legal code, counting from ACT_NONE
+        legal &= legal - 1
+    return lowest_bit_nb(legal)
 
 
 @hot_inline
