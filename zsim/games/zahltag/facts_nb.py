@@ -67,7 +67,13 @@ def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub,
     (docs/performance.md). A rival's bounds per type follow from sums shared by
     all of them: its hand size less everything it must hold, plus what it must
     hold of the type; and the pool less what the other living opponents must
-    hold, that is the pool less all of them plus its own."""
+    hold, that is the pool less all of them plus its own. With two players
+    the one rival is asked outright: its early returns are few and the CPU
+    learns them, and the sums cost more (0.90x side by side)."""
+    if hand.shape[0] == 2:                         # one rival: asked outright, which is quicker
+        o = 1 - seat
+        return np.int64(alive[o] != 0 and could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub,
+                                                         rules))
     total = need[0] + need[1] + need[2] + need[3]
     p0 = opponents_hand_nb(seat, 0, hand, stacks, pub, rules)
     p1 = opponents_hand_nb(seat, 1, hand, stacks, pub, rules)
