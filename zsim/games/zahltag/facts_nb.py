@@ -59,7 +59,7 @@ def _fits_nb(need, by_size, pool):
 
 @hot_flat
 def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules):
-    """How many opponents still in :func:`could_cover_nb` says could cover ``need``.
+    """The number of opponents still in that :func:`could_cover_nb` says could cover ``need``.
 
     The same count, reckoned as arithmetic on 0/1 flags: whether a rival can
     cover a job is a coin flip to the CPU, and the early returns of asking
