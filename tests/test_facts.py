@@ -134,9 +134,10 @@ def test_opponent_bounds_on_a_hand_made_state():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_rival_count_is_could_cover_asked_of_each_rival(players):
-    """``rivals_who_could_cover_nb`` reckons its count from shared sums, without
-    asking ``could_cover_nb`` rival by rival: on random states (hands, what
-    each seat must hold, tables, seats out, needs) both give the same count."""
+    """From three players on ``rivals_who_could_cover_nb`` reckons its count
+    from shared sums, without asking ``could_cover_nb`` rival by rival: on
+    random deals (hands and tables from the shuffled supply, what each seat
+    must hold, seats out, needs) both give the same count."""
     from zsim.games.zahltag.facts_nb import could_cover_nb, rivals_who_could_cover_nb
     from zsim.games.zahltag.rules import Rules
 
@@ -146,8 +147,15 @@ def test_rival_count_is_could_cover_asked_of_each_rival(players):
     left = np.zeros((players, 4), np.int64)
     counts = np.zeros(players, np.int64)
     for _ in range(3_000):
-        hand = rng.integers(0, 6, (players, 4))
-        right = rng.integers(0, 3, (players, 4))
+        pile = rng.permutation(np.repeat(np.arange(4), supply))
+        hand = np.zeros((players, 4), np.int64)
+        right = np.zeros((players, 4), np.int64)
+        dealt = 0
+        for s in range(players):
+            for area, most in ((hand, 9), (right, 3)):
+                n = int(rng.integers(0, most))
+                np.add.at(area[s], pile[dealt:dealt + n], 1)
+                dealt += n
         stacks = supply - hand.sum(axis=0) - right.sum(axis=0)
         alive = (rng.random(players) < 0.85).astype(np.int64)
         seat = int(rng.integers(players))
@@ -165,7 +173,7 @@ def test_rival_count_is_could_cover_asked_of_each_rival(players):
     assert (counts[:players] > 50).all(), counts     # every count from none to all the rivals
 
 
-def test_legal_adjusts_is_every_adjustment_is_legal_allows():
+def test_legal_adjusts_holds_exactly_the_codes_is_legal_allows():
     """The mask ``random`` weighs its adjustments by holds exactly the codes
     the engine's ``is_legal_adjust_nb`` allows: on random states, in the
     setup and in play, with the card cap penalized or enforced."""
