@@ -309,3 +309,42 @@ def test_the_reference_engine_plays_the_bots_alike(players):
         for g in range(40):
             ref_seats, ref_games = game.reference_rows(m, 17, g)
             assert (ref_seats == seats[g]).all() and (ref_games == games[g]).all(), (field, g)
+
+
+def test_no_match_chance_is_the_hypergeometric_chance():
+    """``no_match_chance_nb`` (``counter``'s block chance): the chance that the
+    unknown part of a hand, drawn from the unknown cards, misses every card
+    that matches. Against the exact fraction, and to the bit against the
+    product of divisions it reads from ``DRAW_RATIO`` instead."""
+    from fractions import Fraction
+    from math import comb
+
+    from strategies.zahlemann._common import no_match_chance_nb
+
+    rng = np.random.default_rng(5)
+    zero = between = 0
+    for _ in range(4_000):
+        unknown = int(rng.integers(0, 1 << K.N_CARDS))
+        match = int(rng.integers(0, 1 << K.N_CARDS)) & int(rng.integers(0, 1 << K.N_CARDS))
+        known = unknown & int(rng.integers(0, 1 << K.N_CARDS)) & int(rng.integers(0, 1 << K.N_CARDS)) \
+            & int(rng.integers(0, 1 << K.N_CARDS))
+        size = int(rng.integers(0, 12)) + bin(known).count("1")
+        got = no_match_chance_nb(np.int64(match), size, np.int64(known), np.int64(unknown))
+        pool = bin(unknown & ~known).count("1")
+        bad = bin(match & unknown & ~known).count("1")
+        k = min(size - bin(known).count("1"), pool)
+        exact = Fraction(0) if known & match else Fraction(comb(pool - bad, k), comb(pool, k))
+        assert abs(got - float(exact)) <= 1e-12, (match, size, known, unknown)
+        divided = 1.0                               # the product as divisions, in the same order
+        if known & match:
+            divided = 0.0
+        else:
+            for i in range(k):
+                divided *= (pool - bad - i) / (pool - i)
+                if divided <= 0.0:
+                    divided = 0.0
+                    break
+        assert got == divided
+        zero += got == 0.0
+        between += 0.0 < got < 1.0
+    assert zero > 200 and between > 1_000           # both sure blocks and real chances

@@ -27,6 +27,13 @@ from zsim.jit import bit_count_nb, highest_bit_nb, hot, hot_inline, lowest_bit_n
 
 ONE = np.int64(1)
 
+#: DRAW_RATIO[m, bad]: the chance that a card drawn from m unknown cards, ``bad``
+#: of them ones to avoid, is not one of them: (m - bad) / m, the same float the
+#: division gives (numba lowers it to a constant table; a division costs the
+#: hypergeometric product more than a load)
+DRAW_RATIO = np.array([[(m - bad) / m if m > 0 else 0.0 for bad in range(K.N_CARDS + 1)]
+                       for m in range(K.N_CARDS + 1)], np.float64)
+
 
 #: the number of cards in a bitmask
 popcount_nb = bit_count_nb
@@ -115,7 +122,7 @@ def no_match_chance_nb(match, size, known, unknown):
     for i in range(size - popcount_nb(known)):
         if pool - i <= 0:
             break
-        p *= (pool - bad - i) / (pool - i)
+        p *= DRAW_RATIO[pool - i, bad]   # (pool - bad - i) / (pool - i), read instead of divided
         if p <= 0.0:
             return 0.0
     return p
