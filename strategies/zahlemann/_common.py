@@ -50,7 +50,7 @@ def value_nb(card):
 @hot_inline
 def matching_nb(card):
     """The cards that may go on ``card``: its value or its colour."""
-    return K.VALUE_MASK[card // K.N_COLOURS] | K.COLOUR_MASK[card % K.N_COLOURS]
+    return K.MATCHING[card]
 
 
 @hot

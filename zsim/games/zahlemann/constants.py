@@ -12,7 +12,8 @@ A card is the int ``6 * value_index + colour_index`` (0..35): values
 ascending card ints, the canonical order, is ascending bit order.
 ``VALUE_MASK[v]`` holds the six cards of value index ``v`` and
 ``COLOUR_MASK[k]`` the six of colour index ``k``; the cards matching ``top``
-are ``VALUE_MASK[top // 6] | COLOUR_MASK[top % 6]``.
+are ``VALUE_MASK[top // 6] | COLOUR_MASK[top % 6]``, kept for every card in
+``MATCHING`` (a lookup in a turn loop instead of a division).
 
 Coins
 -----
@@ -36,6 +37,8 @@ V1, V2, V50 = 0, 1, 5
 VALUE_MASK = tuple(0x3F << (N_COLOURS * v) for v in range(N_VALUES))
 #: the six cards of one colour: bits k, k+6, .., k+30
 COLOUR_MASK = tuple(0x41041041 << k for k in range(N_COLOURS))
+#: MATCHING[c]: the cards that may go on card c, its value's and its colour's
+MATCHING = tuple(VALUE_MASK[c // N_COLOURS] | COLOUR_MASK[c % N_COLOURS] for c in range(N_CARDS))
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 

@@ -65,14 +65,10 @@ def new_workspace_nb(n_players):
 
 
 # ------------------------------------------------------------------ cards
-#: MATCHING[c]: the cards that may go on card c, its value's and its colour's
-MATCHING = tuple(K.VALUE_MASK[c // K.N_COLOURS] | K.COLOUR_MASK[c % K.N_COLOURS] for c in range(K.N_CARDS))
-
-
 @hot_inline
 def matching_nb(top):
     """The cards that may go on ``top``: its value or its colour."""
-    return MATCHING[top]
+    return K.MATCHING[top]
 
 
 @hot_inline
