@@ -315,17 +315,23 @@ def test_no_match_chance_is_the_hypergeometric_chance():
     """``no_match_chance_nb`` (``counter``'s block chance): the chance that the
     unknown part of a hand, drawn from the unknown cards, misses every card
     that matches. Against the exact fraction, and to the bit against the
-    product of divisions it reads from ``DRAW_RATIO`` instead."""
+    product of divisions, both for matches no larger than a card's (read
+    from the ``NO_MATCH`` table) and for larger ones (multiplied out)."""
     from fractions import Fraction
     from math import comb
 
     from strategies.zahlemann._common import no_match_chance_nb
 
+    from strategies.zahlemann._common import MAX_MATCHES
+
     rng = np.random.default_rng(5)
-    zero = between = 0
+    zero = between = tabled = 0
     for _ in range(4_000):
         unknown = int(rng.integers(0, 1 << K.N_CARDS))
-        match = int(rng.integers(0, 1 << K.N_CARDS)) & int(rng.integers(0, 1 << K.N_CARDS))
+        if rng.random() < 0.5:                      # a card's matches: the table
+            match = K.MATCHING[int(rng.integers(0, K.N_CARDS))]
+        else:                                       # dense, mostly more: the product
+            match = int(rng.integers(0, 1 << K.N_CARDS)) | int(rng.integers(0, 1 << K.N_CARDS))
         known = unknown & int(rng.integers(0, 1 << K.N_CARDS)) & int(rng.integers(0, 1 << K.N_CARDS)) \
             & int(rng.integers(0, 1 << K.N_CARDS))
         size = int(rng.integers(0, 12)) + bin(known).count("1")
@@ -347,4 +353,24 @@ def test_no_match_chance_is_the_hypergeometric_chance():
         assert got == divided
         zero += got == 0.0
         between += 0.0 < got < 1.0
-    assert zero > 200 and between > 1_000           # both sure blocks and real chances
+        tabled += bad <= MAX_MATCHES
+    assert zero > 200 and between > 600             # both sure blocks and real chances
+    assert 1_000 < tabled < 3_000                   # both the table and the product
+
+
+def test_no_match_table_holds_the_draw_by_draw_products():
+    """Every entry of ``NO_MATCH`` (pool, cards to avoid, cards drawn) is the
+    float the draw-by-draw product of ``DRAW_RATIO`` gives, and a card never
+    has more matches than the table's rows."""
+    from strategies.zahlemann._common import DRAW_RATIO, MAX_MATCHES, NO_MATCH
+
+    assert max(bin(m).count("1") for m in K.MATCHING) <= MAX_MATCHES == NO_MATCH.shape[0] - 1
+    n = K.N_CARDS + 1
+    for bad in range(NO_MATCH.shape[0]):
+        for pool in range(n):
+            p = 1.0
+            for d in range(n):
+                assert NO_MATCH[bad, pool, d] == p, (bad, pool, d)
+                if 0 < pool - d and p > 0.0:
+                    p *= DRAW_RATIO[pool - d, bad]
+                    p = max(p, 0.0)

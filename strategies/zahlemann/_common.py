@@ -29,10 +29,40 @@ ONE = np.int64(1)
 
 #: DRAW_RATIO[m, bad]: the chance that a card drawn from m unknown cards, ``bad``
 #: of them ones to avoid, is not one of them: (m - bad) / m, the same float the
-#: division gives (numba lowers it to a constant table; a division costs the
-#: hypergeometric product more than a load)
+#: division gives
 DRAW_RATIO = np.array([[(m - bad) / m if m > 0 else 0.0 for bad in range(K.N_CARDS + 1)]
                        for m in range(K.N_CARDS + 1)], np.float64)
+
+
+#: the most cards one card matches (its value's six and its colour's six, one
+#: of them itself): the block chance's ``bad`` cards are never more
+MAX_MATCHES = max(bin(m).count("1") for m in K.MATCHING)
+
+
+def _no_match_table():
+    """NO_MATCH[bad, pool, d]: the chance that d cards drawn from ``pool``
+    unknown cards, ``bad`` of them ones to avoid, miss them all: the product
+    ``DRAW_RATIO[pool, bad] * DRAW_RATIO[pool - 1, bad] * ...``, one factor
+    a draw, in that order, until the pool runs out or the product reaches 0.
+    Each entry is the float that loop gives (a test walks every entry)."""
+    n = K.N_CARDS + 1
+    bad, pool = np.meshgrid(np.arange(MAX_MATCHES + 1), np.arange(n), indexing="ij")
+    table = np.ones((MAX_MATCHES + 1, n, n), np.float64)
+    p = np.ones(bad.shape, np.float64)
+    stopped = np.zeros(bad.shape, bool)
+    for i in range(n - 1):                             # the (i + 1)-th draw
+        left = pool - i
+        stopped |= left <= 0
+        p = np.where(stopped, p, p * DRAW_RATIO[np.maximum(left, 0), bad])
+        p = np.where(p <= 0.0, 0.0, p)
+        stopped |= p == 0.0
+        table[:, :, i + 1] = p
+    return table
+
+
+#: the hypergeometric products of ``no_match_chance_nb`` for a card's matches
+#: (12 x 37 x 37 floats, 131 KB): one load instead of a product over the hand
+NO_MATCH = _no_match_table()
 
 
 #: the number of cards in a bitmask
@@ -113,16 +143,18 @@ def known_next_nb(seat, nxt, passed, unknown):
 def no_match_chance_nb(match, size, known, unknown):
     """The chance that a hand of ``size`` cards, ``known`` of them known and
     the rest drawn at random from ``unknown`` less ``known``, holds none of
-    ``match`` (hypergeometric)."""
+    ``match`` (hypergeometric): read from ``NO_MATCH`` when ``match`` is no
+    more than a card's matches, else multiplied out draw by draw."""
     if known & match != 0:
         return 0.0
     pool = popcount_nb(unknown & ~known)
     bad = popcount_nb(match & unknown & ~known)
-    p = 1.0
-    for i in range(size - popcount_nb(known)):
-        if pool - i <= 0:
-            break
-        p *= DRAW_RATIO[pool - i, bad]   # (pool - bad - i) / (pool - i), read instead of divided
+    draws = min(max(size - popcount_nb(known), 0), pool)
+    if bad <= MAX_MATCHES:
+        return NO_MATCH[bad, pool, draws]
+    p = 1.0                                  # more cards to avoid than a card's matches
+    for i in range(draws):
+        p *= DRAW_RATIO[pool - i, bad]       # (pool - bad - i) / (pool - i), read instead of divided
         if p <= 0.0:
             return 0.0
     return p
