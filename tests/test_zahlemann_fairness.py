@@ -94,6 +94,7 @@ def random_state(rnd: np.random.Generator):
     pub[K.PUB_STARTER] = rnd.integers(players)
     pub[K.PUB_DRAW_SIZE] = len(pile)
     pub[K.PUB_N_DISCARDS] = n_disc
+    pub[K.PUB_DISCARDED] = _mask(discards)
     pub[K.PUB_PLAYERS] = players
     pub[K.PUB_CUR] = seat
     pub[K.PUB_DRAWN] = 1 if kind == K.D_DRAWN else 0
@@ -156,6 +157,7 @@ def test_the_states_are_legal_and_varied():
         seat, kind, options, hands, _, disc, _, pub, rules, pile = random_state(rnd)
         everything = [c for h in hands for c in _cards(int(h))] + list(disc[:pub[K.PUB_N_DISCARDS]]) + pile
         assert sorted(everything) == list(range(K.N_CARDS))
+        assert pub[K.PUB_DISCARDED] == _mask(disc[:pub[K.PUB_N_DISCARDS]])
         assert options and options & ~int(hands[seat]) == 0
         assert options & ~_matching(int(pub[K.PUB_TOP])) == 0
         if kind == K.D_DRAWN:

@@ -75,6 +75,7 @@ def decide(spec, hand, top, *, kind=K.D_PLAY, others=(5,), discards=(), rules=No
     pub = np.zeros(K.N_PUB, np.int64)
     pub[K.PUB_TOP] = card(top)
     pub[K.PUB_N_DISCARDS] = len(pile)
+    pub[K.PUB_DISCARDED] = sum(1 << c for c in set(pile))
     pub[K.PUB_DRAW_SIZE] = K.N_CARDS - placed.bit_count()
     pub[K.PUB_PLAYERS] = players
     pub[K.PUB_CUR] = seat

@@ -29,7 +29,8 @@ is in ``zsim/games/zahlemann/constants.py``.
 - ``money``: int64[P, 7]: per seat the coins of 50, 20, 10, 5, 2, 1, then the
   total value (under ``money=total`` only column 6 is set).
 - ``pub``: the public scalars ``PUB_*`` (top card, round, turn, starter, pile
-  sizes, players, whose turn, ...); ``rules``: the int64 rules array ``R_*``.
+  sizes, players, whose turn, ..., and ``PUB_DISCARDED``, the discard pile's
+  cards as one bitmask); ``rules``: the int64 rules array ``R_*``.
 - ``rng``: the game's uint64 stream states; a strategy draws only from
   stream ``1 + seat`` (``zsim.rng.below_nb(rng, 1 + seat, n)``).
 

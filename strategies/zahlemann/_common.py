@@ -104,13 +104,11 @@ def cover_nb(hand):
     return out
 
 
-@hot
+@hot_inline
 def unknown_nb(seat, hands, discards, pub):
-    """The cards the seat cannot place: the other hands and the draw pile."""
-    seen = hands[seat]
-    for i in range(pub[K.PUB_N_DISCARDS]):
-        seen |= ONE << discards[i]
-    return K.ALL_CARDS & ~seen
+    """The cards the seat cannot place: the other hands and the draw pile
+    (neither its hand nor the discard pile, which the engine keeps as a mask)."""
+    return K.ALL_CARDS & ~(hands[seat] | pub[K.PUB_DISCARDED])
 
 
 @hot_inline

@@ -97,7 +97,8 @@ PUB_SKIP = 10          # 1 while a fifty_skips skip is pending
 PUB_DEADLOCK = 11      # the round's deadlock count
 PUB_PASSES = 12        # hand passes this round (two_passes_hands)
 PUB_RESHUFFLES = 13    # reshuffles of the discards this game
-N_PUB = 14
+PUB_DISCARDED = 14     # the discard pile's cards as a bitmask (bit c: card c)
+N_PUB = 15
 
 # ------------------------------------------------------------------ outcomes
 # Per seat, per game (int64 array [games, players, N_SEAT_STATS]).

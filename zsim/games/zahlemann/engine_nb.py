@@ -101,6 +101,7 @@ def reshuffle_nb(discards, pile, pub, rng):
     shuffle_nb(pile, m, rng)
     discards[0] = discards[m]
     pub[K.PUB_N_DISCARDS] = 1
+    pub[K.PUB_DISCARDED] = np.int64(1) << discards[0]
     pub[K.PUB_DRAW_SIZE] = m
     pub[K.PUB_RESHUFFLES] += 1
 
@@ -182,6 +183,7 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
         hands[seat] &= ~(np.int64(1) << card)
         discards[pub[K.PUB_N_DISCARDS]] = card
         pub[K.PUB_N_DISCARDS] += 1
+        pub[K.PUB_DISCARDED] |= np.int64(1) << card
         pub[K.PUB_TOP] = card
         pub[K.PUB_DEADLOCK] = 0
         pub[K.PUB_PLAYED] += 1
@@ -246,6 +248,7 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
     discards[0] = pile[K.N_CARDS - 1 - dealt]
     pub[K.PUB_TOP] = discards[0]
     pub[K.PUB_N_DISCARDS] = 1
+    pub[K.PUB_DISCARDED] = np.int64(1) << discards[0]
     pub[K.PUB_DRAW_SIZE] = K.N_CARDS - 1 - dealt   # pile[0 .. size-1], top last
     pub[K.PUB_ROUND] = round_no
     pub[K.PUB_TURN] = 0

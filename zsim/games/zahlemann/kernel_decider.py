@@ -100,6 +100,7 @@ class KernelDecider:
         p[K.PUB_DEADLOCK] = game.deadlock
         p[K.PUB_PASSES] = len(game.passed_on[0])
         p[K.PUB_RESHUFFLES] = game.reshuffles
+        p[K.PUB_DISCARDED] = mask_of(game.discards)
 
     def decide(self, game, seat: int, kind: str, options: tuple):
         from zsim.games.zahlemann.engine_nb import decide_one_nb
