@@ -37,6 +37,8 @@ word by word, and the pushing cost more than the judgement
 """
 from __future__ import annotations
 
+import numpy as np
+
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.rows_nb import reach_nb
 from zsim.jit import hot, hot_inline
@@ -170,12 +172,12 @@ def unknown_worth_nb(viewer, kind, room, halls, corners, cvals, mine, gate, know
     total = 0.0
     count = 0
     for c in range(1, n_cards + 1):
-        if known[viewer, c] != 0:
-            continue
         if kind >= 0 and deck[c, K.D_TYPE] != kind:
             continue
-        total += card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
-        count += 1
+        w = card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
+        unseen = known[viewer, c] == 0
+        total += w if unseen else 0.0
+        count += np.int64(unseen)
     if count == 0:
         return 0.0
     return total / count
