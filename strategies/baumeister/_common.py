@@ -175,6 +175,8 @@ def unknown_worth_nb(viewer, kind, room, halls, corners, cvals, mine, gate, know
         if kind >= 0 and deck[c, K.D_TYPE] != kind:
             continue
         w = card_worth_nb(c, room, halls, corners, cvals, mine, gate, rules, deck)
+        # a known card adds 0.0, which leaves the float sum as skipping it would, without a
+        # branch on which cards the seat happens to know
         unseen = known[viewer, c] == 0
         total += w if unseen else 0.0
         count += np.int64(unseen)
