@@ -243,8 +243,10 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
     for s in range(n):
         hands[s] = 0
         passed[s] = 0
+    s = starter
     for k in range(dealt):               # one at a time, from the starter, clockwise
-        hands[(starter + k) % n] |= np.int64(1) << pile[K.N_CARDS - 1 - k]
+        hands[s] |= np.int64(1) << pile[K.N_CARDS - 1 - k]
+        s = seat_after_nb(s, n)
     discards[0] = pile[K.N_CARDS - 1 - dealt]
     pub[K.PUB_TOP] = discards[0]
     pub[K.PUB_N_DISCARDS] = 1

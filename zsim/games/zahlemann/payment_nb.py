@@ -13,7 +13,7 @@ overpayment) and for the winner's change.
 from __future__ import annotations
 
 from zsim.games.zahlemann import constants as K
-from zsim.jit import bit_count_nb, hot
+from zsim.jit import bit_count_nb, hot, seat_after_nb
 
 #: PAY: the cheapest combination worth at least the target; CHANGE: the
 #: largest worth at most the target (see best_combo_nb)
@@ -187,8 +187,9 @@ def settle_nb(winner, rules, hands, money, combo, paid, seat_out, game_out):
     bankrupt, the next round's starting player)."""
     n = hands.shape[0]
     broke = False
+    s = winner
     for k in range(1, n):
-        s = (winner + k) % n
+        s = seat_after_nb(s, n)
         debt = hand_value_nb(hands[s])
         if rules[K.R_MONEY] == K.MONEY_TOTAL:
             have = money[s, K.M_TOTAL]
@@ -209,8 +210,9 @@ def settle_nb(winner, rules, hands, money, combo, paid, seat_out, game_out):
             broke = True
     seat_out[winner, K.S_ROUNDS_WON] += 1
     nxt = -1
+    s = winner
     for k in range(1, n):                # the largest payment; ties to the first clockwise
-        s = (winner + k) % n
+        s = seat_after_nb(s, n)
         if nxt < 0 or paid[s] > paid[nxt]:
             nxt = s
     return broke, nxt
