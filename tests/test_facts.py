@@ -7,6 +7,7 @@ import pytest
 from record_tracker import Tracker
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import payday_chance_nb
+from zsim.games.zahltag.moves_nb import lanes_of
 from zsim.games.zahltag.records import record_game
 from zsim.runner import Matchup
 
@@ -100,16 +101,16 @@ def test_opponent_bounds_on_a_hand_made_state():
     from zsim.games.zahltag.rules import Rules
 
     rules = Rules().as_array()
-    hand = np.array([[1, 1, 1, 1], [3, 1, 1, 0], [0, 2, 0, 1]], np.int64)
-    left = np.zeros((3, 4), np.int64)
-    right = np.zeros((3, 4), np.int64)
+    hand = np.array([[1, 1, 1, 1], [3, 1, 1, 0], [0, 2, 0, 1]], np.int16)
+    left = np.zeros((3, 4), np.int16)
+    right = np.zeros((3, 4), np.int16)
     supply = np.array(K.DEFAULT_SUPPLY)
-    stacks = supply - hand.sum(axis=0)
+    stacks = (supply - hand.sum(axis=0)).astype(np.int16)
     alive = np.ones(3, np.int64)
     pub = _pub()
     pub[K.PUB_KNOWN + 4 * 1 + 0] = 2   # seat 1: at least 2 F
     pub[K.PUB_KNOWN + 4 * 2 + 1] = 1   # seat 2: at least 1 W
-    pub[K.PUB_TABLE:K.PUB_TABLE + 4] = (left + right).sum(axis=0)   # nothing on the tables
+    pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))   # nothing on the tables: the supply less the stacks
 
     def most(o, t):
         return opponent_max_nb(0, o, t, hand, left, right, stacks, alive, pub, rules)
@@ -124,11 +125,11 @@ def test_opponent_bounds_on_a_hand_made_state():
     for o in (1, 2):
         for t in range(4):
             assert most(o, t) >= hand[o, t]
-    two_f = np.array([2, 0, 0, 0], np.int64)
+    two_f = np.array([2, 0, 0, 0], np.int16)
     assert could_cover_nb(0, 1, two_f, hand, left, right, stacks, alive, pub, rules)
     assert not could_cover_nb(0, 2, two_f, hand, left, right, stacks, alive, pub, rules)
     assert rivals_who_could_cover_nb(0, two_f, hand, left, right, stacks, alive, pub, rules) == 1
-    four_cards = np.array([1, 1, 1, 1], np.int64)  # seat 2 holds only 3 cards
+    four_cards = np.array([1, 1, 1, 1], np.int16)  # seat 2 holds only 3 cards
     assert not could_cover_nb(0, 2, four_cards, hand, left, right, stacks, alive, pub, rules)
 
 
@@ -144,27 +145,27 @@ def test_rival_count_is_could_cover_asked_of_each_rival(players):
     rules = Rules().as_array()
     supply = rules[K.R_SUPPLY:K.R_SUPPLY + 4]
     rng = np.random.default_rng(players)
-    left = np.zeros((players, 4), np.int64)
+    left = np.zeros((players, 4), np.int16)
     counts = np.zeros(players, np.int64)
     for _ in range(3_000):
         pile = rng.permutation(np.repeat(np.arange(4), supply))
-        hand = np.zeros((players, 4), np.int64)
-        right = np.zeros((players, 4), np.int64)
+        hand = np.zeros((players, 4), np.int16)
+        right = np.zeros((players, 4), np.int16)
         dealt = 0
         for s in range(players):
             for area, most in ((hand, 9), (right, 3)):
                 n = int(rng.integers(0, most))
                 np.add.at(area[s], pile[dealt:dealt + n], 1)
                 dealt += n
-        stacks = supply - hand.sum(axis=0) - right.sum(axis=0)
+        stacks = (supply - hand.sum(axis=0) - right.sum(axis=0)).astype(np.int16)
         alive = (rng.random(players) < 0.85).astype(np.int64)
         seat = int(rng.integers(players))
         alive[seat] = 1
         pub = _pub()
-        pub[K.PUB_TABLE:K.PUB_TABLE + 4] = right.sum(axis=0)
+        pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))   # the supply less the stacks and the tables
         for s in range(players):
             pub[K.PUB_KNOWN + 4 * s:K.PUB_KNOWN + 4 * s + 4] = rng.integers(0, hand[s] + 1)
-        need = rng.integers(0, 4, 4) * (rng.random(4) < 0.6)
+        need = (rng.integers(0, 4, 4) * (rng.random(4) < 0.6)).astype(np.int16)
         asked = sum(bool(could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules))
                     for o in range(players) if o != seat and alive[o])
         got = rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules)
@@ -186,10 +187,10 @@ def test_legal_adjusts_holds_exactly_the_codes_is_legal_allows():
         rules = Rules().with_overrides({"over_cap": "penalize" if penalize else "forbid",
                                         "card_cap": 12}).as_array()
         for _ in range(2_000):
-            hand = rng.integers(0, 4, (3, 4)) * (rng.random((3, 4)) < 0.7)
-            left = rng.integers(0, 3, (3, 4))
-            right = rng.integers(0, 3, (3, 4))
-            stacks = rng.integers(0, 3, 4) * (rng.random(4) < 0.7)
+            hand = (rng.integers(0, 4, (3, 4)) * (rng.random((3, 4)) < 0.7)).astype(np.int16)
+            left = rng.integers(0, 3, (3, 4)).astype(np.int16)
+            right = rng.integers(0, 3, (3, 4)).astype(np.int16)
+            stacks = (rng.integers(0, 3, 4) * (rng.random(4) < 0.7)).astype(np.int16)
             seat, in_setup = int(rng.integers(3)), bool(rng.random() < 0.5)
             mask = legal_adjusts_nb(seat, hand, left, right, stacks, rules, in_setup)
             legal = [is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup)
@@ -198,3 +199,56 @@ def test_legal_adjusts_holds_exactly_the_codes_is_legal_allows():
             assert mask >> K.N_ACTIONS == 0
             seen.add(int(mask) & 0b11110)            # which takes the cap and the stacks allowed
     assert len(seen) == 16                          # every combination of takes allowed and refused
+
+
+def test_lane_sums_and_covers_hold_the_count_by_count_answers():
+    """A hand of four counts as lanes: its sum is the counts' sum and it
+    covers a need exactly when every count is at least the need's, on random
+    counts up to a full supply (60) and needs up to the largest (60)."""
+    from zsim.games.zahltag.moves_nb import lanes_cover_nb, lanes_sum_nb
+
+    rng = np.random.default_rng(11)
+    covered = 0
+    for _ in range(3_000):
+        have = rng.integers(0, 61, 4) * (rng.random(4) < 0.8)
+        need = rng.integers(0, 61, 4) * (rng.random(4) < 0.5)
+        need = np.where(rng.random(4) < 0.5, np.minimum(need, have), need)   # many that fit
+        h, n = lanes_of(have), lanes_of(need)
+        assert lanes_sum_nb(h) == have.sum()
+        fits = bool((have >= need).all())
+        assert lanes_cover_nb(h, n) == fits, (have, need)
+        covered += fits
+    assert 500 < covered < 2_500                 # both answers often
+
+
+def test_the_opponents_combined_hand_is_the_supply_less_stacks_tables_and_own_hand():
+    """``opponents_hand_nb`` reads every hand's cards from ``pub[PUB_HANDS]``
+    (as the engine keeps it) less the seat's own: on random deals into
+    hands and table areas that is the supply less the stacks, every table
+    area and the seat's hand, type by type. (That the engine keeps the slot
+    right is the fast-against-reference test's: ``simple`` bids by it.)"""
+    from zsim.games.zahltag.moves_nb import opponents_hand_nb
+    from zsim.games.zahltag.rules import Rules
+
+    rules = Rules().as_array()
+    supply = rules[K.R_SUPPLY:K.R_SUPPLY + 4]
+    rng = np.random.default_rng(2)
+    for players in (2, 3, 4):
+        for _ in range(200):
+            hand = np.zeros((players, 4), np.int16)
+            left = np.zeros((players, 4), np.int16)
+            right = np.zeros((players, 4), np.int16)
+            pile = rng.permutation(np.repeat(np.arange(4), supply))
+            dealt = 0
+            for s in range(players):
+                for area, most in ((hand, 10), (left, 4), (right, 4)):
+                    n = int(rng.integers(0, most))
+                    np.add.at(area[s], pile[dealt:dealt + n], 1)
+                    dealt += n
+            stacks = (supply - hand.sum(axis=0) - left.sum(axis=0) - right.sum(axis=0)).astype(np.int16)
+            pub = _pub()
+            pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))
+            seat = int(rng.integers(players))
+            for t in range(4):
+                public = (supply[t] - stacks[t] - left[:, t].sum() - right[:, t].sum() - hand[seat, t])
+                assert opponents_hand_nb(seat, t, hand, stacks, pub, rules) == public

@@ -14,11 +14,12 @@ import pytest
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import default_deck
+from zsim.games.zahltag.moves_nb import lanes_of
 from zsim.games.zahltag.rules import Rules
 from zsim.strategy_registry import registry, roster, roster_dispatch, strategy_arrays
 
 RULES = Rules().as_array()
-NEEDS = default_deck().needs
+NEEDS = default_deck().lanes()         # int16, as the engine passes them
 SUPPLY = np.array(K.DEFAULT_SUPPLY)
 
 
@@ -37,7 +38,7 @@ def _state(rng: np.random.Generator, players: int):
     hand = np.stack([draw(rng.integers(2, 11)) for _ in range(players)])
     left = np.stack([draw(rng.integers(0, 3)) for _ in range(players)])
     right = np.stack([draw(rng.integers(0, 3)) for _ in range(players)])
-    stacks = left_over.astype(np.int64)
+    stacks = left_over.astype(np.int16)     # card counts are int16, as in the engine (moves_nb)
     money = rng.integers(0, 40, players).astype(np.int64)
     alive = np.ones(players, np.int64)
     demand = rng.integers(0, 30, 4).astype(np.int64)
@@ -55,8 +56,9 @@ def _state(rng: np.random.Generator, players: int):
     for s in range(players):
         for t in range(4):
             pub[K.PUB_KNOWN + 4 * s + t] = rng.integers(0, hand[s, t] + 1)
-    pub[K.PUB_TABLE:K.PUB_TABLE + 4] = (left + right).sum(axis=0)   # the engine keeps it as cards move
-    return hand, left, right, stacks, money, alive, demand, pub
+    pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))   # the engine keeps it as cards move
+    return (hand.astype(np.int16), left.astype(np.int16), right.astype(np.int16), stacks, money, alive,
+            demand, pub)
 
 
 def _hidden_swap(rng, hand, pub, seat):

@@ -12,7 +12,8 @@ import pytest
 from numba.core.errors import TypingError
 
 from conftest import uncached
-from zsim.jit import bit_count_nb, cold, highest_bit_nb, hot, hot_flat, index_nb, lowest_bit_nb
+from zsim.jit import (bit_count_nb, cold, highest_bit_nb, hot, hot_flat, index_nb, lanes_nb, lowest_bit_nb,
+                      set_lanes_nb)
 
 
 @uncached(hot)
@@ -80,6 +81,45 @@ def test_index_nb_drops_the_wraparound():
 def test_index_nb_takes_signed_integers_only():
     with pytest.raises(TypingError):
         _unsigned_nb(np.arange(3), 1)
+
+
+@uncached(hot)
+def _lanes_rows_nb(counts, out):
+    for i in range(counts.shape[0]):
+        out[i] = lanes_nb(counts, i)
+
+
+@uncached(hot)
+def _lanes_flat_nb(counts, i):
+    return lanes_nb(counts, i)
+
+
+@uncached(hot)
+def _set_lanes_nb(counts, i, value):
+    set_lanes_nb(counts, i, value)
+
+
+def test_lanes_nb_reads_a_row_of_four_int16_as_one_int64():
+    """Row i of an int16 [n, 4] array (or elements 4i..4i+3 of a 1-D one) is
+    the int64 with count t in bits 16t..16t+15; set_lanes_nb writes it back,
+    touching that row alone."""
+    rnd = np.random.default_rng(5)
+    counts = rnd.integers(0, 0x7FFF, (6, 4)).astype(np.int16)
+    out = np.zeros(6, np.int64)
+    _lanes_rows_nb(counts, out)
+    for i in range(6):
+        assert out[i] == sum(int(counts[i, t]) << (16 * t) for t in range(4))
+    flat = counts.reshape(-1).copy()
+    assert [_lanes_flat_nb(flat, i) for i in range(6)] == list(out)
+    before = counts.copy()
+    _set_lanes_nb(counts, 2, np.int64(7 | (1 << 16) | (300 << 32) | (9 << 48)))
+    assert counts[2].tolist() == [7, 1, 300, 9]
+    assert (np.delete(counts, 2, axis=0) == np.delete(before, 2, axis=0)).all()
+
+
+def test_lanes_nb_takes_int16_arrays_only():
+    with pytest.raises(TypingError):
+        _lanes_flat_nb(np.zeros(8, np.int64), 0)
 
 
 @uncached(hot)

@@ -21,6 +21,13 @@ money, hand sizes and table areas, the stacks, ``demand`` of the rest of the
 deck, ``pub``, ``rules``); its random draws come from its own stream,
 ``rng`` stream ``1 + seat``. ``params`` holds its parameter values in the
 order of ``PARAMS``.
+
+Zahltag's card counts (``hand``, ``left``, ``right`` [P, 4], ``stacks`` [4]
+and a job's ``need`` [4]) are int16, so that a row of four is eight bytes:
+``zsim.jit.lanes_nb`` reads it as one int64, type t in bits 16t..16t+15, and
+``zsim.games.zahltag.moves_nb`` compares or sums all four at once
+(``lanes_cover_nb``, ``lanes_sum_nb``). Indexing them one by one works as
+before; ``pub[PUB_HANDS]`` holds every hand's cards together that way.
 """
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.moves_nb import hand_size_nb, opponents_hand_nb, owned_nb
-from zsim.jit import hot_inline
+from zsim.games.zahltag.moves_nb import hand_size_nb, lanes_cover_nb, opponents_lanes_nb, owned_nb
+from zsim.jit import hot_inline, lanes_nb
 
 
 # These run at every decision, on card counts that are coin flips to the CPU,
@@ -74,8 +74,6 @@ def bid_by_rivals_nb(rivals, duel, crowd, rules):
 def unopposed_or_nb(seat, need, low, hand, stacks, pub, rules):
     """The maximum when the opponents' combined hands cannot cover the job,
     else ``low`` (capped at the highest bid)."""
-    short = 0
-    for t in range(K.N_TYPES):
-        short |= np.int64(opponents_hand_nb(seat, t, hand, stacks, pub, rules) < need[t])
+    covered = lanes_cover_nb(opponents_lanes_nb(seat, hand, pub), lanes_nb(need, 0))
     top = rules[K.R_MAX_BID]
-    return top if short != 0 or low > top else low
+    return top if not covered or low > top else low

@@ -109,8 +109,9 @@ PUB_PLAYERS = 9        # players at the start
 # seat must hold in hand, as everyone can tell from its public moves (cards it
 # took, cards back from its right area, less what it gave up or used).
 PUB_KNOWN = 10
-# From slot PUB_TABLE on, 4 slots: the cards of each type on every table
-# (left and right areas of all seats), kept as cards move, so that the
-# opponents' combined hand of a type is a few subtractions per decision.
-PUB_TABLE = PUB_KNOWN + 4 * MAX_PLAYERS
-N_PUB = PUB_TABLE + 4
+# Slot PUB_HANDS: the cards in every hand together, by type (the supply less
+# the stacks and every table area, so public), kept as cards move, as four
+# 16-bit lanes of one int64 (``moves_nb``): the opponents' combined hand of
+# every type is one subtraction per decision.
+PUB_HANDS = PUB_KNOWN + 4 * MAX_PLAYERS
+N_PUB = PUB_HANDS + 1

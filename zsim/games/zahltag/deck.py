@@ -32,6 +32,10 @@ class Deck:
     def n_jobs(self) -> int:
         return int(self.needs.shape[0])
 
+    def lanes(self) -> np.ndarray:
+        """The needs as the kernels take them: int16, four to a row (``moves_nb``)."""
+        return np.ascontiguousarray(self.needs, dtype=np.int16)
+
     def job_dict(self) -> dict[str, list[int]]:
         return {f"J{i + 1}": [int(v) for v in row] for i, row in enumerate(self.needs)}
 

@@ -1,15 +1,17 @@
 """The fast Zahltag engine: numba kernels over flat integer arrays.
 
 One call of :func:`play_game_nb` plays one complete game, from the deal to the
-ranking, into preallocated outputs.  State (per seat and type):
+ranking, into preallocated outputs.  State (per seat and type; card counts are
+int16, four to a row of eight bytes that ``lanes_nb`` reads and writes as one
+int64, the rest int64):
 
 =========  =============  ==============================================
 array      shape          meaning
 =========  =============  ==============================================
-hand       [P, 4]         hidden hand cards
-left       [P, 4]         left table area (jobs won this round)
-right      [P, 4]         right table area (jobs finishing next turn)
-stacks     [4]            face-up supply stacks
+hand       [P, 4] int16   hidden hand cards
+left       [P, 4] int16   left table area (jobs won this round)
+right      [P, 4] int16   right table area (jobs finishing next turn)
+stacks     [4] int16      face-up supply stacks
 money      [P]            money in millions
 alive      [P]            1 while the seat is in the game
 elim       [P]            0, or the number of the event that eliminated it
@@ -44,10 +46,10 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REVEAL, LOG_SETUP,
                                           LOG_SHUFFLE, LOG_TURN, SHUFFLE_FORCED, SHUFFLE_IN_A_ROW,
                                           event_nb, log_deal_nb, log_deck_nb, log_finish_nb)
-from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, owned_nb
+from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, lane_unit_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
-from zsim.jit import cold, hot, hot_flat, hot_inline, seat_after_nb
+from zsim.jit import cold, hot, hot_flat, hot_inline, lanes_nb, seat_after_nb, set_lanes_nb
 from zsim.rng import below_nb, seed_streams_nb
 from zsim.strategy_registry import dispatcher
 
@@ -60,10 +62,10 @@ PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type
 @cold
 def new_workspace_nb(n_players, n_cards):
     """Per-thread scratch arrays, reused game after game."""
-    hand = np.zeros((n_players, K.N_TYPES), np.int64)
-    left = np.zeros((n_players, K.N_TYPES), np.int64)
-    right = np.zeros((n_players, K.N_TYPES), np.int64)
-    stacks = np.zeros(K.N_TYPES, np.int64)
+    hand = np.zeros((n_players, K.N_TYPES), np.int16)     # four counts to a row: see moves_nb
+    left = np.zeros((n_players, K.N_TYPES), np.int16)
+    right = np.zeros((n_players, K.N_TYPES), np.int16)
+    stacks = np.zeros(K.N_TYPES, np.int16)
     money = np.zeros(n_players, np.int64)
     alive = np.zeros(n_players, np.int64)
     elim = np.zeros(n_players, np.int64)
@@ -91,25 +93,25 @@ def shuffle_nb(arr, lo, hi, rng):
 def _apply_adjust_nb(seat, act, hand, stacks, pub):
     if act == K.ACT_NONE:
         return
+    # the counts move as whole lanes: a store of one count read back soon
+    # after as part of all four would stall the CPU's store forwarding
     if act < K.ACT_DISCARD:
         t = act - K.ACT_TAKE
-        stacks[t] -= 1
-        hand[seat, t] += 1
+        move = lane_unit_nb(t)
         pub[K.PUB_KNOWN + 4 * seat + t] += 1
     elif act < K.ACT_EXCHANGE:
         g = act - K.ACT_DISCARD
-        hand[seat, g] -= 1
-        stacks[g] += 1
+        move = -lane_unit_nb(g)
         give_up_known_nb(pub, seat, g, 1)
     else:
         g = (act - K.ACT_EXCHANGE) // 4
         t = (act - K.ACT_EXCHANGE) % 4
-        hand[seat, g] -= 1
-        stacks[g] += 1
+        move = lane_unit_nb(t) - lane_unit_nb(g)
         give_up_known_nb(pub, seat, g, 1)
-        stacks[t] -= 1
-        hand[seat, t] += 1
         pub[K.PUB_KNOWN + 4 * seat + t] += 1
+    set_lanes_nb(hand, seat, lanes_nb(hand, seat) + move)
+    set_lanes_nb(stacks, 0, lanes_nb(stacks, 0) - move)
+    pub[K.PUB_HANDS] += move
 
 
 @hot_inline
@@ -149,18 +151,23 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             pile[n_pile] = t
             n_pile += 1
     shuffle_nb(pile, 0, n_pile, rng)
-    hand[:, :] = 0
     left[:, :] = 0
     right[:, :] = 0
     for t in range(K.N_TYPES):
         stacks[t] = rules[K.R_SUPPLY + t]
+    stock = lanes_nb(stacks, 0)
+    dealt_all = np.int64(0)
     for s in range(n_players):
+        dealt = np.int64(0)
         for i in range(s * hand_size, (s + 1) * hand_size):
-            hand[s, pile[i]] += 1
-            stacks[pile[i]] -= 1
+            dealt += lane_unit_nb(pile[i])
+        set_lanes_nb(hand, s, dealt)
+        stock -= dealt
+        dealt_all += dealt
         money[s] = rules[K.R_START_MONEY]
         alive[s] = 1
         elim[s] = 0
+    set_lanes_nb(stacks, 0, stock)
     # ---- setup 2: the deck
     for j in range(n_jobs):
         deck[j] = j
@@ -177,6 +184,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     pub[K.PUB_FORCED_AT] = rules[K.R_FORCED_JOBS_2P] if n_players == 2 else rules[K.R_FORCED_JOBS]
     pub[K.PUB_N_ALIVE] = n_players
     pub[K.PUB_PLAYERS] = n_players
+    pub[K.PUB_HANDS] = dealt_all
     if log is not None:
         log_deal_nb(log, hand, stacks)
         log_deck_nb(log, LOG_DECK, 0, deck, 0, n_cards)
@@ -212,18 +220,17 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 event_nb(log, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
             # 1. finish jobs: right -> hand, left -> right
-            moved = 0
-            for t in range(K.N_TYPES):
-                moved += right[cur, t] + left[cur, t]
-            if moved > 0:
+            back = lanes_nb(right, cur)
+            won = lanes_nb(left, cur)
+            if (back | won) != 0:
                 if log is not None:
                     log_finish_nb(log, cur, right, left)
-                for t in range(K.N_TYPES):
-                    hand[cur, t] += right[cur, t]
-                    pub[K.PUB_KNOWN + 4 * cur + t] += right[cur, t]  # seen coming back
-                    pub[K.PUB_TABLE + t] -= right[cur, t]
-                    right[cur, t] = left[cur, t]
-                    left[cur, t] = 0
+                for t in range(K.N_TYPES):                     # seen coming back
+                    pub[K.PUB_KNOWN + 4 * cur + t] += (back >> (16 * t)) & 0xFFFF
+                set_lanes_nb(hand, cur, lanes_nb(hand, cur) + back)
+                pub[K.PUB_HANDS] += back
+                set_lanes_nb(right, cur, won)
+                set_lanes_nb(left, cur, np.int64(0))
             s = cur
 
         # 2. adjust workers (in the setup: that round's adjustment)

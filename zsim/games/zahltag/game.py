@@ -109,7 +109,7 @@ class Zahltag(Game):
         from zsim.games.zahltag.batch_nb import play_blocks_nb
         from zsim.roster import roster_of
         play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, matchup.rules.as_array(),
-                       matchup.deck.needs, roster_of("zahltag", ids, roster), ids, params, seat_out, game_out)
+                       matchup.deck.lanes(), roster_of("zahltag", ids, roster), ids, params, seat_out, game_out)
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

@@ -3,17 +3,48 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.jit import hot_flat, hot_inline
+from zsim.jit import hot_flat, hot_inline, lanes_nb
 
 from zsim.games.zahltag import constants as K
+
+# A seat's hand, left and right areas, the stacks and a job's needs are int16
+# counts, four to a row of eight bytes, so that one int64 load (``lanes_nb``)
+# holds all four types, type t in bits 16t .. 16t+15. Every count stays far
+# below 0x8000, so lanes neither carry nor borrow into each other in the sums
+# and differences below.
+LANE_ONES = 0x0001000100010001      # one in every lane
+LANE_TOPS = -0x7FFF7FFF7FFF8000     # 0x8000 in every lane (as a signed int64)
+
+
+def lanes_of(counts) -> int:
+    """Four counts by type as the lanes of one int64 (for Python callers:
+    tests, and anyone setting up a state by hand)."""
+    return sum(int(c) << (16 * t) for t, c in enumerate(counts))
+
+
+@hot_inline
+def lane_unit_nb(t):
+    """One card of type ``t`` as lanes."""
+    return np.int64(1) << (16 * t)
+
+
+@hot_inline
+def lanes_sum_nb(v):
+    """The sum of the four lanes of ``v`` (each and the sum below 0x10000)."""
+    return ((v * LANE_ONES) >> 48) & 0xFFFF
+
+
+@hot_inline
+def lanes_cover_nb(have, need):
+    """Whether every lane of ``have`` is at least that of ``need`` (both below
+    0x8000): the top bit of each lane survives the subtraction exactly when
+    no lane borrows."""
+    return (((have | LANE_TOPS) - need) & LANE_TOPS) == LANE_TOPS
 
 
 @hot_flat
 def owned_nb(seat, hand, left, right):
-    n = 0
-    for t in range(K.N_TYPES):
-        n += hand[seat, t] + left[seat, t] + right[seat, t]
-    return n
+    return lanes_sum_nb(lanes_nb(hand, seat) + lanes_nb(left, seat) + lanes_nb(right, seat))
 
 
 @hot_flat
@@ -66,25 +97,26 @@ def give_up_known_nb(pub, seat, t, n):
 
 @hot_flat
 def hand_covers_nb(seat, need, hand):
-    """Whether ``seat``'s hand holds a job's whole requirement (every type
-    compared, then one branch: the answer is a coin flip to the CPU)."""
-    short = 0
-    for t in range(K.N_TYPES):
-        short |= np.int64(hand[seat, t] < need[t])
-    return short == 0
+    """Whether ``seat``'s hand holds a job's whole requirement (all four types
+    compared at once, then one branch: the answer is a coin flip to the CPU)."""
+    return lanes_cover_nb(lanes_nb(hand, seat), lanes_nb(need, 0))
 
 
 @hot_flat
 def hand_size_nb(seat, hand):
-    n = 0
-    for t in range(K.N_TYPES):
-        n += hand[seat, t]
-    return n
+    return lanes_sum_nb(lanes_nb(hand, seat))
+
+
+@hot_inline
+def opponents_lanes_nb(seat, hand, pub):
+    """The opponents' combined hand cards of every type as lanes: every hand
+    (``pub``'s running count) less the seat's own."""
+    return pub[K.PUB_HANDS] - lanes_nb(hand, seat)
 
 
 @hot_flat
 def opponents_hand_nb(seat, t, hand, stacks, pub, rules):
-    """The opponents' combined hand cards of type ``t``: supply minus the stack,
-    every table area (``pub``'s running count) and the seat's own hand
-    (public knowledge)."""
-    return rules[K.R_SUPPLY + t] - stacks[t] - pub[K.PUB_TABLE + t] - hand[seat, t]
+    """The opponents' combined hand cards of type ``t``: every hand
+    (``pub``'s running count: the supply less the stacks and the tables, so
+    public knowledge) less the seat's own."""
+    return (opponents_lanes_nb(seat, hand, pub) >> (16 * t)) & 0xFFFF

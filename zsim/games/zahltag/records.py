@@ -27,7 +27,7 @@ def _play_logged(matchup, seed: int, game: int):
     while True:
         log = np.zeros(size, np.int64)
         seat_out, game_out = record_game_nb(np.uint64(seed), game, matchup.rules.as_array(),
-                                            matchup.deck.needs, roster_of("zahltag", ids), ids, params,
+                                            matchup.deck.lanes(), roster_of("zahltag", ids), ids, params,
                                             log)
         if log[0] <= size:
             return log[1:log[0]], seat_out, game_out

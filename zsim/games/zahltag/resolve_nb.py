@@ -16,8 +16,8 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
-from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, owned_nb
-from zsim.jit import hot, hot_flat, hot_inline
+from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb, owned_nb
+from zsim.jit import hot, hot_flat, hot_inline, lanes_nb, set_lanes_nb
 from zsim.strategy_registry import dispatcher
 
 bid_nb = dispatcher("zahltag").bid_nb
@@ -27,12 +27,14 @@ bid_nb = dispatcher("zahltag").bid_nb
 def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
                   seat_out, log):
     for t in range(K.N_TYPES):
-        stacks[t] += hand[seat, t] + left[seat, t] + right[seat, t]
-        pub[K.PUB_TABLE + t] -= left[seat, t] + right[seat, t]
-        hand[seat, t] = 0
-        left[seat, t] = 0
-        right[seat, t] = 0
         pub[K.PUB_KNOWN + 4 * seat + t] = 0
+    held = lanes_nb(hand, seat)
+    pub[K.PUB_HANDS] -= held
+    back = held + lanes_nb(left, seat) + lanes_nb(right, seat)
+    set_lanes_nb(stacks, 0, lanes_nb(stacks, 0) + back)
+    set_lanes_nb(hand, seat, np.int64(0))
+    set_lanes_nb(left, seat, np.int64(0))
+    set_lanes_nb(right, seat, np.int64(0))
     money[seat] = 0
     alive[seat] = 0
     elim[seat] = event
@@ -61,11 +63,10 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
         counts[s] = -1
         paid[s] = -1
         if alive[s] != 0:
-            c = 0
-            for t in range(K.N_TYPES):
-                c += hand[s, t]
-                if rules[K.R_PAYDAY_COUNTS_TABLE] != 0:
-                    c += left[s, t] + right[s, t]
+            idle = lanes_nb(hand, s)
+            if rules[K.R_PAYDAY_COUNTS_TABLE] != 0:
+                idle += lanes_nb(left, s) + lanes_nb(right, s)
+            c = lanes_sum_nb(idle)
             counts[s] = c
             seat_out[s, K.S_IDLE_AT_PAYDAY] += c
             if c < fewest:
@@ -98,12 +99,12 @@ def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, 
 @hot_flat
 def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
     """Seat ``s`` won the job: its workers go to its left area, ``gain`` to its purse."""
+    job = lanes_nb(need, 0)      # read once: the stores below might alias it, as far as LLVM knows
+    set_lanes_nb(hand, s, lanes_nb(hand, s) - job)
+    set_lanes_nb(left, s, lanes_nb(left, s) + job)
+    pub[K.PUB_HANDS] -= job
     for t in range(K.N_TYPES):
-        u = need[t]              # read once: the stores below might alias it, as far as LLVM knows
-        hand[s, t] -= u
-        left[s, t] += u
-        pub[K.PUB_TABLE + t] += u
-        give_up_known_nb(pub, s, t, u)
+        give_up_known_nb(pub, s, t, (job >> (16 * t)) & 0xFFFF)
     seat_out[s, K.S_JOBS_WON] += 1
     money[s] += gain
     seat_out[s, K.S_JOB_INCOME] += gain
@@ -232,11 +233,8 @@ def better_nb(a, b, hand, left, right, money, alive, elim):
     owned_b = owned_nb(b, hand, left, right)
     if owned_a != owned_b:
         return owned_a < owned_b
-    table_a = 0
-    table_b = 0
-    for t in range(K.N_TYPES):
-        table_a += left[a, t] + right[a, t]
-        table_b += left[b, t] + right[b, t]
+    table_a = lanes_sum_nb(lanes_nb(left, a) + lanes_nb(right, a))
+    table_b = lanes_sum_nb(lanes_nb(left, b) + lanes_nb(right, b))
     return table_a < table_b
 
 
@@ -252,10 +250,7 @@ def rank_nb(hand, left, right, money, alive, elim, seat_out):
         seat_out[s, K.S_MONEY] = money[s]
         owned = owned_nb(s, hand, left, right)
         seat_out[s, K.S_FINAL_CARDS] = owned
-        table = 0
-        for t in range(K.N_TYPES):
-            table += left[s, t] + right[s, t]
-        seat_out[s, K.S_FINAL_TABLE] = table
+        seat_out[s, K.S_FINAL_TABLE] = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
 
 
 @hot_flat
