@@ -108,8 +108,8 @@ def test_opponent_bounds_on_a_hand_made_state():
     stacks = (supply - hand.sum(axis=0)).astype(np.int16)
     alive = np.ones(3, np.int64)
     pub = _pub()
-    pub[K.PUB_KNOWN + 4 * 1 + 0] = 2   # seat 1: at least 2 F
-    pub[K.PUB_KNOWN + 4 * 2 + 1] = 1   # seat 2: at least 1 W
+    pub[K.PUB_KNOWN + 1] = lanes_of([2, 0, 0, 0])   # seat 1: at least 2 F
+    pub[K.PUB_KNOWN + 2] = lanes_of([0, 1, 0, 0])   # seat 2: at least 1 W
     pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))   # nothing on the tables: the supply less the stacks
 
     def most(o, t):
@@ -164,7 +164,7 @@ def test_rival_count_is_could_cover_asked_of_each_rival(players):
         pub = _pub()
         pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))   # the supply less the stacks and the tables
         for s in range(players):
-            pub[K.PUB_KNOWN + 4 * s:K.PUB_KNOWN + 4 * s + 4] = rng.integers(0, hand[s] + 1)
+            pub[K.PUB_KNOWN + s] = lanes_of(rng.integers(0, hand[s] + 1))
         need = (rng.integers(0, 4, 4) * (rng.random(4) < 0.6)).astype(np.int16)
         asked = sum(bool(could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules))
                     for o in range(players) if o != seat and alive[o])
@@ -219,6 +219,22 @@ def test_lane_sums_and_covers_hold_the_count_by_count_answers():
         assert lanes_cover_nb(h, n) == fits, (have, need)
         covered += fits
     assert 500 < covered < 2_500                 # both answers often
+
+
+def test_lanes_less_floored_is_each_count_less_the_other_but_never_below_zero():
+    """What a seat must hold drops by what it gives up, type by type, never
+    below 0: on random counts below 0x8000, often giving up more than known."""
+    from zsim.games.zahltag.moves_nb import lanes_less_floored_nb
+
+    rng = np.random.default_rng(4)
+    floored = 0
+    for _ in range(3_000):
+        have = rng.integers(0, 0x8000, 4) * (rng.random(4) < 0.7)
+        less = np.where(rng.random(4) < 0.5, rng.integers(0, 0x8000, 4), rng.integers(0, 4, 4))
+        got = lanes_less_floored_nb(lanes_of(have), lanes_of(less))
+        assert got == lanes_of(np.maximum(have - less, 0)), (have, less)
+        floored += bool((less > have).any())
+    assert 500 < floored < 2_900                  # and often not
 
 
 def test_the_opponents_combined_hand_is_the_supply_less_stacks_tables_and_own_hand():

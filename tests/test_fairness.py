@@ -54,8 +54,7 @@ def _state(rng: np.random.Generator, players: int):
     pub[K.PUB_N_ALIVE] = players
     pub[K.PUB_PLAYERS] = players
     for s in range(players):
-        for t in range(4):
-            pub[K.PUB_KNOWN + 4 * s + t] = rng.integers(0, hand[s, t] + 1)
+        pub[K.PUB_KNOWN + s] = lanes_of(rng.integers(0, hand[s] + 1))
     pub[K.PUB_HANDS] = lanes_of(hand.sum(axis=0))   # the engine keeps it as cards move
     return (hand.astype(np.int16), left.astype(np.int16), right.astype(np.int16), stacks, money, alive,
             demand, pub)
@@ -64,7 +63,8 @@ def _state(rng: np.random.Generator, players: int):
 def _hidden_swap(rng, hand, pub, seat):
     """Swap one hidden card between two opponents, keeping every public fact."""
     players = hand.shape[0]
-    known = pub[K.PUB_KNOWN:K.PUB_KNOWN + 4 * players].reshape(players, 4)
+    known = np.array([[(int(pub[K.PUB_KNOWN + s]) >> (16 * t)) & 0xFFFF for t in range(4)]
+                      for s in range(players)])
     spare = hand - known  # cards nobody can pin down
     options = [(a, b, t, u) for a in range(players) for b in range(players)
                for t in range(4) for u in range(4)

@@ -27,7 +27,9 @@ and a job's ``need`` [4]) are int16, so that a row of four is eight bytes:
 ``zsim.jit.lanes_nb`` reads it as one int64, type t in bits 16t..16t+15, and
 ``zsim.games.zahltag.moves_nb`` compares or sums all four at once
 (``lanes_cover_nb``, ``lanes_sum_nb``). Indexing them one by one works as
-before; ``pub[PUB_HANDS]`` holds every hand's cards together that way.
+before. ``pub[PUB_HANDS]`` (every hand's cards together) and
+``pub[PUB_KNOWN + seat]`` (what a seat must hold, ``facts_nb.known_nb``)
+are kept as lanes too.
 """
 from __future__ import annotations
 

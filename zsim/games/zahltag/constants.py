@@ -105,13 +105,15 @@ PUB_TURN = 6           # turns taken so far (0 during setup)
 PUB_ROUND = 7          # setup round 1.. during setup, 0 afterwards
 PUB_N_ALIVE = 8        # players still in
 PUB_PLAYERS = 9        # players at the start
-# From slot PUB_KNOWN on, 4 slots per seat: the fewest cards of each type that
+# From slot PUB_KNOWN on, one slot per seat: the fewest cards of each type that
 # seat must hold in hand, as everyone can tell from its public moves (cards it
-# took, cards back from its right area, less what it gave up or used).
+# took, cards back from its right area, less what it gave up or used), as
+# four 16-bit lanes of one int64, type t in bits 16t..16t+15 (``moves_nb``;
+# ``facts_nb.known_nb`` reads one type).
 PUB_KNOWN = 10
 # Slot PUB_HANDS: the cards in every hand together, by type (the supply less
-# the stacks and every table area, so public), kept as cards move, as four
-# 16-bit lanes of one int64 (``moves_nb``): the opponents' combined hand of
-# every type is one subtraction per decision.
-PUB_HANDS = PUB_KNOWN + 4 * MAX_PLAYERS
+# the stacks and every table area, so public), kept as cards move, as lanes
+# too: the opponents' combined hand of every type is one subtraction per
+# decision.
+PUB_HANDS = PUB_KNOWN + MAX_PLAYERS
 N_PUB = PUB_HANDS + 1

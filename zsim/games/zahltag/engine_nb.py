@@ -98,17 +98,17 @@ def _apply_adjust_nb(seat, act, hand, stacks, pub):
     if act < K.ACT_DISCARD:
         t = act - K.ACT_TAKE
         move = lane_unit_nb(t)
-        pub[K.PUB_KNOWN + 4 * seat + t] += 1
+        pub[K.PUB_KNOWN + seat] += move
     elif act < K.ACT_EXCHANGE:
         g = act - K.ACT_DISCARD
         move = -lane_unit_nb(g)
-        give_up_known_nb(pub, seat, g, 1)
+        give_up_known_nb(pub, seat, lane_unit_nb(g))
     else:
         g = (act - K.ACT_EXCHANGE) // 4
         t = (act - K.ACT_EXCHANGE) % 4
         move = lane_unit_nb(t) - lane_unit_nb(g)
-        give_up_known_nb(pub, seat, g, 1)
-        pub[K.PUB_KNOWN + 4 * seat + t] += 1
+        give_up_known_nb(pub, seat, lane_unit_nb(g))
+        pub[K.PUB_KNOWN + seat] += lane_unit_nb(t)
     set_lanes_nb(hand, seat, lanes_nb(hand, seat) + move)
     set_lanes_nb(stacks, 0, lanes_nb(stacks, 0) - move)
     pub[K.PUB_HANDS] += move
@@ -220,17 +220,17 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 event_nb(log, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
             # 1. finish jobs: right -> hand, left -> right
+            # done whether or not anything moves: whether it does is a coin
+            # flip to the CPU, and moving nothing costs a dozen instructions
             back = lanes_nb(right, cur)
             won = lanes_nb(left, cur)
-            if (back | won) != 0:
-                if log is not None:
-                    log_finish_nb(log, cur, right, left)
-                for t in range(K.N_TYPES):                     # seen coming back
-                    pub[K.PUB_KNOWN + 4 * cur + t] += (back >> (16 * t)) & 0xFFFF
-                set_lanes_nb(hand, cur, lanes_nb(hand, cur) + back)
-                pub[K.PUB_HANDS] += back
-                set_lanes_nb(right, cur, won)
-                set_lanes_nb(left, cur, np.int64(0))
+            if log is not None and (back | won) != 0:
+                log_finish_nb(log, cur, right, left)
+            pub[K.PUB_KNOWN + cur] += back                      # seen coming back
+            set_lanes_nb(hand, cur, lanes_nb(hand, cur) + back)
+            pub[K.PUB_HANDS] += back
+            set_lanes_nb(right, cur, won)
+            set_lanes_nb(left, cur, np.int64(0))
             s = cur
 
         # 2. adjust workers (in the setup: that round's adjustment)

@@ -19,7 +19,7 @@ from zsim.jit import hot_flat, hot_inline
 
 @hot_flat
 def known_nb(pub, seat, t):
-    return pub[K.PUB_KNOWN + 4 * seat + t]
+    return (pub[K.PUB_KNOWN + seat] >> (16 * t)) & 0xFFFF
 
 
 @hot_flat

@@ -87,12 +87,23 @@ def legal_adjusts_nb(seat, hand, left, right, stacks, rules, in_setup):
     return mask
 
 
+@hot_inline
+def lanes_less_floored_nb(have, less):
+    """Every lane of ``have`` less that of ``less``, or 0 where that would be
+    negative (both below 0x8000): a lane whose top bit the subtraction
+    clears has borrowed, and its mask is 0."""
+    d = (have | LANE_TOPS) - less
+    kept = ((d & LANE_TOPS) >> 15) & LANE_ONES       # 1 in each lane that did not borrow
+    return d & (kept * 0x7FFF)
+
+
 @hot_flat
-def give_up_known_nb(pub, seat, t, n):
-    """``seat`` gave up ``n`` hand cards of type ``t`` (a discard, an exchange,
-    a job): the public lower bound on what it holds drops, never below 0."""
-    k = K.PUB_KNOWN + 4 * seat + t
-    pub[k] = max(pub[k] - n, 0)
+def give_up_known_nb(pub, seat, cards):
+    """``seat`` gave up the hand cards ``cards`` (lanes: a discard, an
+    exchange, a job): the public lower bound on what it holds of each type
+    drops, never below 0."""
+    k = K.PUB_KNOWN + seat
+    pub[k] = lanes_less_floored_nb(pub[k], cards)
 
 
 @hot_flat

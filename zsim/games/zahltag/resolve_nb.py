@@ -26,8 +26,7 @@ bid_nb = dispatcher("zahltag").bid_nb
 @hot
 def eliminate_nb(seat, event, reason, hand, left, right, stacks, money, alive, elim, pub,
                   seat_out, log):
-    for t in range(K.N_TYPES):
-        pub[K.PUB_KNOWN + 4 * seat + t] = 0
+    pub[K.PUB_KNOWN + seat] = 0
     held = lanes_nb(hand, seat)
     pub[K.PUB_HANDS] -= held
     back = held + lanes_nb(left, seat) + lanes_nb(right, seat)
@@ -103,8 +102,7 @@ def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
     set_lanes_nb(hand, s, lanes_nb(hand, s) - job)
     set_lanes_nb(left, s, lanes_nb(left, s) + job)
     pub[K.PUB_HANDS] -= job
-    for t in range(K.N_TYPES):
-        give_up_known_nb(pub, s, t, (job >> (16 * t)) & 0xFFFF)
+    give_up_known_nb(pub, s, job)
     seat_out[s, K.S_JOBS_WON] += 1
     money[s] += gain
     seat_out[s, K.S_JOB_INCOME] += gain
