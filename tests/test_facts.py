@@ -135,8 +135,8 @@ def test_opponent_bounds_on_a_hand_made_state():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_rival_count_is_could_cover_asked_of_each_rival(players):
-    """From three players on ``rivals_who_could_cover_nb`` reckons its count
-    from shared sums, without asking ``could_cover_nb`` rival by rival: on
+    """``rivals_who_could_cover_nb`` reckons its count from shared sums of
+    lanes, without asking ``could_cover_nb`` rival by rival: on
     random deals (hands and tables from the shuffled supply, what each seat
     must hold, seats out, needs) both give the same count."""
     from zsim.games.zahltag.facts_nb import could_cover_nb, rivals_who_could_cover_nb

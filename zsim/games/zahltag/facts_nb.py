@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.moves_nb import hand_size_nb, opponents_hand_nb
-from zsim.jit import hot_flat, hot_inline
+from zsim.games.zahltag.moves_nb import (LANE_ONES, hand_size_nb, lanes_cover_nb, lanes_sum_nb, opponents_hand_nb,
+                                         opponents_lanes_nb)
+from zsim.jit import hot_flat, lanes_nb
 
 
 @hot_flat
@@ -51,12 +52,6 @@ def could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub, rules):
     return hand_size_nb(o, hand) >= total
 
 
-@hot_inline
-def _fits_nb(need, by_size, pool):
-    """1 when a need of ``need`` cards is within both bounds (or there is no need)."""
-    return np.int64(need <= 0) | (np.int64(by_size >= need) & np.int64(pool >= need))
-
-
 @hot_flat
 def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub, rules):
     """The number of opponents still in that :func:`could_cover_nb` says could cover ``need``.
@@ -67,32 +62,25 @@ def rivals_who_could_cover_nb(seat, need, hand, left, right, stacks, alive, pub,
     (docs/performance.md). A rival's bounds per type follow from sums shared by
     all of them: its hand size less everything it must hold, plus what it must
     hold of the type; and the pool less what the other living opponents must
-    hold, that is the pool less all of them plus its own. With two players
-    the one rival is asked outright: its early returns are few and the CPU
-    learns them, and the sums cost more (0.90x side by side)."""
-    if hand.shape[0] == 2:                         # one rival: asked outright, which is quicker
-        o = 1 - seat
-        return np.int64(alive[o] != 0 and could_cover_nb(seat, o, need, hand, left, right, stacks, alive, pub,
-                                                         rules))
-    total = need[0] + need[1] + need[2] + need[3]
-    p0 = opponents_hand_nb(seat, 0, hand, stacks, pub, rules)
-    p1 = opponents_hand_nb(seat, 1, hand, stacks, pub, rules)
-    p2 = opponents_hand_nb(seat, 2, hand, stacks, pub, rules)
-    p3 = opponents_hand_nb(seat, 3, hand, stacks, pub, rules)
+    hold, that is the pool less all of them plus its own. All four types
+    are reckoned at once as lanes (``moves_nb``), which is quicker even
+    with two players, where the one rival used to be asked outright
+    (``counter``'s field 1.11x side by side)."""
+    want = lanes_nb(need, 0)
+    total = lanes_sum_nb(want)
+    pool = opponents_lanes_nb(seat, hand, pub)     # every type at once, as lanes
     for q in range(hand.shape[0]):                 # less what every living opponent must hold
-        other = np.int64(q != seat) * np.int64(alive[q] != 0)
-        p0 -= other * known_nb(pub, q, 0)
-        p1 -= other * known_nb(pub, q, 1)
-        p2 -= other * known_nb(pub, q, 2)
-        p3 -= other * known_nb(pub, q, 3)
+        pool -= np.int64(q != seat) * np.int64(alive[q] != 0) * pub[K.PUB_KNOWN + q]
     n = 0
     for o in range(hand.shape[0]):
         size = hand_size_nb(o, hand)
-        k0, k1, k2, k3 = known_nb(pub, o, 0), known_nb(pub, o, 1), known_nb(pub, o, 2), known_nb(pub, o, 3)
-        free = size - (k0 + k1 + k2 + k3)
+        known = pub[K.PUB_KNOWN + o]
+        free = size - lanes_sum_nb(known)
+        # per type: the most its size allows (free + known) and the most the
+        # pool allows (pool + its own known); a need of 0 is always covered
         n += (np.int64(o != seat) & np.int64(alive[o] != 0) & np.int64(size >= total)
-              & _fits_nb(need[0], free + k0, p0 + k0) & _fits_nb(need[1], free + k1, p1 + k1)
-              & _fits_nb(need[2], free + k2, p2 + k2) & _fits_nb(need[3], free + k3, p3 + k3))
+              & np.int64(lanes_cover_nb(free * LANE_ONES + known, want))
+              & np.int64(lanes_cover_nb(pool + known, want)))
     return n
 
 
