@@ -202,10 +202,11 @@ def test_legal_adjusts_holds_exactly_the_codes_is_legal_allows():
 
 
 def test_lane_sums_and_covers_hold_the_count_by_count_answers():
-    """A hand of four counts as lanes: its sum is the counts' sum and it
-    covers a need exactly when every count is at least the need's, on random
+    """A hand of four counts as lanes: its sum is the counts' sum, its
+    nonzero lanes are the types it holds, and it covers a need exactly when
+    every count is at least the need's, on random
     counts up to a full supply (60) and needs up to the largest (60)."""
-    from zsim.games.zahltag.moves_nb import lanes_cover_nb, lanes_sum_nb
+    from zsim.games.zahltag.moves_nb import lanes_cover_nb, lanes_nonzero_nb, lanes_sum_nb
 
     rng = np.random.default_rng(11)
     covered = 0
@@ -215,6 +216,7 @@ def test_lane_sums_and_covers_hold_the_count_by_count_answers():
         need = np.where(rng.random(4) < 0.5, np.minimum(need, have), need)   # many that fit
         h, n = lanes_of(have), lanes_of(need)
         assert lanes_sum_nb(h) == have.sum()
+        assert lanes_nonzero_nb(h) == sum(1 << t for t in range(4) if have[t] > 0)
         fits = bool((have >= need).all())
         assert lanes_cover_nb(h, n) == fits, (have, need)
         covered += fits

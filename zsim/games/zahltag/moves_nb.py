@@ -14,6 +14,8 @@ from zsim.games.zahltag import constants as K
 # and differences below.
 LANE_ONES = 0x0001000100010001      # one in every lane
 LANE_TOPS = -0x7FFF7FFF7FFF8000     # 0x8000 in every lane (as a signed int64)
+LANE_LOWS = 0x7FFF7FFF7FFF7FFF      # 0x7FFF in every lane
+SELF_EXCHANGES = 0x8421             # bits 4t + t: an exchange of a type for itself
 
 
 def lanes_of(counts) -> int:
@@ -68,22 +70,31 @@ def is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
     return g != t and hand[seat, g] > 0 and stacks[t] > 0
 
 
+@hot_inline
+def lanes_nonzero_nb(v):
+    """Bit t set when lane t of ``v`` is not 0 (every lane below 0x8000)."""
+    w = (((v + LANE_LOWS) & LANE_TOPS) >> 15) & LANE_ONES       # 1 at bit 16t for each lane above 0
+    return (w | (w >> 15) | (w >> 30) | (w >> 45)) & 0xF
+
+
 @hot_flat
 def legal_adjusts_nb(seat, hand, left, right, stacks, rules, in_setup):
     """Every adjustment code :func:`is_legal_adjust_nb` allows ``seat`` now, as
-    a mask (bit ``act`` set when legal), reckoned as arithmetic on 0/1 flags:
-    a strategy that weighs every adjustment asks this once instead of asking
-    25 questions whose answers the CPU cannot predict."""
+    a mask (bit ``act`` set when legal), reckoned without a branch: a
+    strategy that weighs every adjustment asks this once instead of asking
+    25 questions whose answers the CPU cannot predict. The types held and
+    the stacks open are four bits each; the exchanges are their product
+    (bit 4g + t: g held and t open), less the exchange of a type for
+    itself."""
     capped = np.int64(in_setup) | np.int64(rules[K.R_OVER_CAP_PENALIZE] == 0)
     room = np.int64(owned_nb(seat, hand, left, right) + 1 <= rules[K.R_CARD_CAP]) | (1 - capped)
+    held = lanes_nonzero_nb(lanes_nb(hand, seat))
+    open_ = lanes_nonzero_nb(lanes_nb(stacks, 0))
+    spread = (held & 1) | ((held & 2) << 3) | ((held & 4) << 6) | ((held & 8) << 9)   # bit t -> bit 4t
     mask = np.int64(1) << K.ACT_NONE
-    for t in range(K.N_TYPES):
-        open_t = np.int64(stacks[t] > 0)
-        held = np.int64(hand[seat, t] > 0)
-        mask |= (open_t & room) << (K.ACT_TAKE + t)
-        mask |= held << (K.ACT_DISCARD + t)
-        for u in range(K.N_TYPES):
-            mask |= (held & np.int64(stacks[u] > 0) & np.int64(t != u)) << (K.ACT_EXCHANGE + 4 * t + u)
+    mask |= (open_ * room) << K.ACT_TAKE
+    mask |= held << K.ACT_DISCARD
+    mask |= ((spread * open_) & ~SELF_EXCHANGES) << K.ACT_EXCHANGE
     return mask
 
 
