@@ -28,7 +28,7 @@ def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_
     n_players = strat_ids.shape[0]
     n_cards = needs.shape[0] + rules[K.R_PAYDAY_CARDS]
     seed = np.uint64(run_seed)
-    ws = new_workspace_nb(n_players, n_cards)     # every game sets up all of it
+    ws = new_workspace_nb(n_players, needs, n_cards)     # every game sets up all of it
     while True:
         start = claim_nb(next_block) * block
         if start >= n_games:
@@ -44,7 +44,7 @@ def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_
 def record_game_nb(run_seed, game, rules, needs, roster, strat_ids, strat_params, log):
     """Play one game with its event log; returns (seat_out, game_out)."""
     n_players = strat_ids.shape[0]
-    ws = new_workspace_nb(n_players, needs.shape[0] + rules[K.R_PAYDAY_CARDS])
+    ws = new_workspace_nb(n_players, needs, needs.shape[0] + rules[K.R_PAYDAY_CARDS])
     seat_out = np.zeros((n_players, K.N_SEAT_STATS), np.int64)
     game_out = np.zeros(K.N_GAME_STATS, np.int64)
     log[0] = 1

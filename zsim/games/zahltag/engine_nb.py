@@ -60,8 +60,9 @@ PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type
 
 
 @cold
-def new_workspace_nb(n_players, n_cards):
-    """Per-thread scratch arrays, reused game after game."""
+def new_workspace_nb(n_players, needs, n_cards):
+    """Per-thread scratch arrays, reused game after game, and the whole
+    deck's demand of each type (every game starts from it)."""
     hand = np.zeros((n_players, K.N_TYPES), np.int16)     # four counts to a row: see moves_nb
     left = np.zeros((n_players, K.N_TYPES), np.int16)
     right = np.zeros((n_players, K.N_TYPES), np.int16)
@@ -75,7 +76,11 @@ def new_workspace_nb(n_players, n_cards):
     pile = np.zeros(PILE_MAX, np.int64)
     rng = np.zeros(n_players + 1, np.uint64)
     scratch = np.zeros(2 * n_players, np.int64)
-    return hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch
+    deck_demand = np.zeros(K.N_TYPES, np.int64)
+    for j in range(needs.shape[0]):
+        for t in range(K.N_TYPES):
+            deck_demand[t] += needs[j, t]
+    return hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand
 
 
 # ------------------------------------------------------------------ helpers
@@ -134,7 +139,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
     and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`;
     ``log``: the event log to append to, or None."""
-    hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch = ws
+    hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand = ws
     n_players = hand.shape[0]
     n_jobs = needs.shape[0]
     n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
@@ -175,9 +180,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         deck[j] = K.PAYDAY
     shuffle_nb(deck, 0, n_cards, rng)
     for t in range(K.N_TYPES):
-        demand[t] = 0
-        for j in range(n_jobs):
-            demand[t] += needs[j, t]
+        demand[t] = deck_demand[t]
     pub[:] = 0
     pub[K.PUB_JOBS_LEFT] = n_jobs
     pub[K.PUB_PAYDAYS_LEFT] = rules[K.R_PAYDAY_CARDS]
