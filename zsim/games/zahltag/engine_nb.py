@@ -319,7 +319,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     game_out[K.G_TURNS] = pub[K.PUB_TURN]
     game_out[K.G_PAYDAYS] = pub[K.PUB_PAYDAYS]
     game_out[K.G_END_REASON] = end_reason
-    rank_nb(hand, left, right, money, alive, elim, seat_out)
+    rank_nb(hand, left, right, money, alive, elim, seat_out, scratch)
     for s in range(n_players):
         if elim[s] != 0:
             game_out[K.G_ELIMINATIONS] += 1

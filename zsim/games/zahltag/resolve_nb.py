@@ -16,7 +16,7 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
-from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb, owned_nb
+from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb
 from zsim.jit import hot, hot_flat, hot_inline, lanes_nb, set_lanes_nb
 from zsim.strategy_registry import dispatcher
 
@@ -219,36 +219,36 @@ def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, eli
 
 
 @hot_flat
-def better_nb(a, b, hand, left, right, money, alive, elim):
-    """Whether seat ``a`` ranks strictly above seat ``b`` at the end."""
-    if alive[a] != 0 and alive[b] == 0:
-        return True
-    if alive[a] == 0:
-        return alive[b] == 0 and elim[a] > elim[b]
-    if money[a] != money[b]:
-        return money[a] > money[b]
-    owned_a = owned_nb(a, hand, left, right)
-    owned_b = owned_nb(b, hand, left, right)
-    if owned_a != owned_b:
-        return owned_a < owned_b
-    table_a = lanes_sum_nb(lanes_nb(left, a) + lanes_nb(right, a))
-    table_b = lanes_sum_nb(lanes_nb(left, b) + lanes_nb(right, b))
-    return table_a < table_b
+def rank_key_nb(s, hand, left, right, money, alive, elim):
+    """A number that orders the seats as the ranking does, the higher the
+    better: a seat still in above every seat out; among those in, more
+    money, then fewer cards owned, then fewer of them on the table; among
+    those out, the later elimination. (Money stays far below 2**29 and a
+    seat owns fewer than 1024 cards, so the fields never overlap.)"""
+    table = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
+    owned = table + lanes_sum_nb(lanes_nb(hand, s))
+    playing = (np.int64(1) << 50) + (money[s] << 20) + ((1023 - owned) << 10) + (1023 - table)
+    a = np.int64(alive[s] != 0)
+    return a * playing + (1 - a) * elim[s]
 
 
 @hot_flat
-def rank_nb(hand, left, right, money, alive, elim, seat_out):
+def rank_nb(hand, left, right, money, alive, elim, seat_out, keys):
+    """Each seat's place, one plus the seats that rank strictly above it,
+    counted without a branch (which of two seats ranks higher is a coin
+    flip to the CPU); ``keys`` is scratch room for a key per seat."""
     n_players = hand.shape[0]
     for s in range(n_players):
-        place = 1
+        keys[s] = rank_key_nb(s, hand, left, right, money, alive, elim)
+    for s in range(n_players):
+        above = 0
         for o in range(n_players):
-            if o != s and better_nb(o, s, hand, left, right, money, alive, elim):
-                place += 1
-        seat_out[s, K.S_PLACE] = place
+            above += np.int64(keys[o] > keys[s])
+        seat_out[s, K.S_PLACE] = 1 + above
         seat_out[s, K.S_MONEY] = money[s]
-        owned = owned_nb(s, hand, left, right)
-        seat_out[s, K.S_FINAL_CARDS] = owned
-        seat_out[s, K.S_FINAL_TABLE] = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
+        table = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
+        seat_out[s, K.S_FINAL_CARDS] = table + lanes_sum_nb(lanes_nb(hand, s))
+        seat_out[s, K.S_FINAL_TABLE] = table
 
 
 @hot_flat
