@@ -14,7 +14,7 @@ import pytest
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import default_deck
-from zsim.games.zahltag.moves_nb import lanes_of
+from zsim.games.zahltag.moves_nb import counts_of, lanes_of
 from zsim.games.zahltag.rules import Rules
 from zsim.strategy_registry import registry, roster, roster_dispatch, strategy_arrays
 
@@ -63,8 +63,7 @@ def _state(rng: np.random.Generator, players: int):
 def _hidden_swap(rng, hand, pub, seat):
     """Swap one hidden card between two opponents, keeping every public fact."""
     players = hand.shape[0]
-    known = np.array([[(int(pub[K.PUB_KNOWN + s]) >> (16 * t)) & 0xFFFF for t in range(4)]
-                      for s in range(players)])
+    known = np.array([counts_of(pub[K.PUB_KNOWN + s]) for s in range(players)])
     spare = hand - known  # cards nobody can pin down
     options = [(a, b, t, u) for a in range(players) for b in range(players)
                for t in range(4) for u in range(4)

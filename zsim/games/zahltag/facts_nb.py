@@ -13,14 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.moves_nb import (LANE_ONES, hand_size_nb, lanes_cover_nb, lanes_sum_nb, opponents_hand_nb,
-                                         opponents_lanes_nb)
+from zsim.games.zahltag.moves_nb import (LANE_ONES, hand_size_nb, lane_nb, lanes_cover_nb, lanes_sum_nb,
+                                         opponents_hand_nb, opponents_lanes_nb)
 from zsim.jit import hot_flat, lanes_nb
 
 
 @hot_flat
 def known_nb(pub, seat, t):
-    return (pub[K.PUB_KNOWN + seat] >> (16 * t)) & 0xFFFF
+    return lane_nb(pub[K.PUB_KNOWN + seat], t)
 
 
 @hot_flat

@@ -24,10 +24,21 @@ def lanes_of(counts) -> int:
     return sum(int(c) << (16 * t) for t, c in enumerate(counts))
 
 
+def counts_of(lanes) -> list[int]:
+    """The four counts of an int64 of lanes (the inverse of ``lanes_of``)."""
+    return [(int(lanes) >> (16 * t)) & 0xFFFF for t in range(K.N_TYPES)]
+
+
 @hot_inline
 def lane_unit_nb(t):
     """One card of type ``t`` as lanes."""
     return np.int64(1) << (16 * t)
+
+
+@hot_inline
+def lane_nb(v, t):
+    """The count in lane ``t`` of ``v``."""
+    return (v >> (16 * t)) & 0xFFFF
 
 
 @hot_inline
@@ -140,5 +151,6 @@ def opponents_lanes_nb(seat, hand, pub):
 def opponents_hand_nb(seat, t, hand, stacks, pub, rules):
     """The opponents' combined hand cards of type ``t``: every hand
     (``pub``'s running count: the supply less the stacks and the tables, so
-    public knowledge) less the seat's own."""
-    return (opponents_lanes_nb(seat, hand, pub) >> (16 * t)) & 0xFFFF
+    public knowledge) less the seat's own. ``stacks`` and ``rules`` are no
+    longer read; they stay so that strategies calling it need no change."""
+    return lane_nb(opponents_lanes_nb(seat, hand, pub), t)

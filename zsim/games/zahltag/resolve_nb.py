@@ -218,18 +218,16 @@ def penalty_nb(seat, excess, event, hand, left, right, stacks, money, alive, eli
     return event
 
 
-@hot_flat
-def rank_key_nb(s, hand, left, right, money, alive, elim):
+@hot_inline
+def rank_key_nb(in_game, eliminated, money, owned, table):
     """A number that orders the seats as the ranking does, the higher the
     better: a seat still in above every seat out; among those in, more
     money, then fewer cards owned, then fewer of them on the table; among
     those out, the later elimination. (Money stays far below 2**29 and a
     seat owns fewer than 1024 cards, so the fields never overlap.)"""
-    table = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
-    owned = table + lanes_sum_nb(lanes_nb(hand, s))
-    playing = (np.int64(1) << 50) + (money[s] << 20) + ((1023 - owned) << 10) + (1023 - table)
-    a = np.int64(alive[s] != 0)
-    return a * playing + (1 - a) * elim[s]
+    playing = (np.int64(1) << 50) + (money << 20) + ((1023 - owned) << 10) + (1023 - table)
+    a = np.int64(in_game != 0)
+    return a * playing + (1 - a) * eliminated
 
 
 @hot_flat
@@ -239,16 +237,17 @@ def rank_nb(hand, left, right, money, alive, elim, seat_out, keys):
     flip to the CPU); ``keys`` is scratch room for a key per seat."""
     n_players = hand.shape[0]
     for s in range(n_players):
-        keys[s] = rank_key_nb(s, hand, left, right, money, alive, elim)
+        table = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
+        owned = table + lanes_sum_nb(lanes_nb(hand, s))
+        seat_out[s, K.S_MONEY] = money[s]
+        seat_out[s, K.S_FINAL_CARDS] = owned
+        seat_out[s, K.S_FINAL_TABLE] = table
+        keys[s] = rank_key_nb(alive[s], elim[s], money[s], owned, table)
     for s in range(n_players):
         above = 0
         for o in range(n_players):
             above += np.int64(keys[o] > keys[s])
         seat_out[s, K.S_PLACE] = 1 + above
-        seat_out[s, K.S_MONEY] = money[s]
-        table = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
-        seat_out[s, K.S_FINAL_CARDS] = table + lanes_sum_nb(lanes_nb(hand, s))
-        seat_out[s, K.S_FINAL_TABLE] = table
 
 
 @hot_flat
