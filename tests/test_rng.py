@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from zsim.rng import PyStream, below_nb, draw_nb, game_key, game_key_nb, seed_streams_nb
+from zsim.rng import (PyStream, below_nb, draw_nb, fisher_yates, game_key, game_key_nb, seed_streams_nb,
+                      swap_partners_nb)
 
 
 @njit
@@ -47,3 +48,35 @@ def test_games_and_streams_are_distinct():
     assert len(keys) == 10_000
     firsts = {PyStream(game_key(5, 0), s).draw() for s in range(5)}
     assert len(firsts) == 5
+
+
+@njit
+def _partners(key, n, stream):
+    states = np.zeros(3, np.uint64)
+    seed_streams_nb(key, states)
+    partners = np.full(max(n, 1) + 4, 99, np.uint32)
+    swap_partners_nb(states, stream, n, partners)
+    after = np.zeros(3, np.uint64)
+    after[:] = states
+    return partners, after
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 9, 17, 36, 38, 52, 240])
+def test_a_shuffles_draws_taken_at_once_are_the_draws_one_by_one(n):
+    """swap_partners_nb gives every position of a Fisher-Yates from the bottom
+    the partner n - 1 calls of below would, writes nothing past them, and leaves
+    its stream (and no other) where those calls would."""
+    key = game_key(11, n)
+    partners, after = _partners(np.uint64(key), n, 1)
+    py = PyStream(key, 1)
+    expected = [py.below(i + 1) for i in range(n - 1, 0, -1)]
+    assert [int(v) for v in partners[:len(expected)]] == expected
+    assert (partners[len(expected):] == 99).all()
+    assert int(after[1]) == py.state
+    assert int(after[0]) == PyStream(key, 0).state and int(after[2]) == PyStream(key, 2).state
+    # swapping by those partners is the reference engines' shuffle
+    cards = list(range(n))
+    for k, j in enumerate(expected):
+        i = n - 1 - k
+        cards[i], cards[j] = cards[j], cards[i]
+    assert cards == fisher_yates(range(n), PyStream(key, 1))

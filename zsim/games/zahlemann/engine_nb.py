@@ -37,8 +37,8 @@ import numpy as np
 
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.payment_nb import settle_nb
-from zsim.jit import cold, hot, hot_inline, seat_after_nb
-from zsim.rng import below_nb, draw_nb, seed_streams_nb
+from zsim.jit import cold, hot, hot_inline, index_nb, seat_after_nb
+from zsim.rng import draw_nb, seed_streams_nb, swap_partners_nb
 from zsim.strategy_registry import dispatcher
 
 # strategy dispatch: generated for the installed strategies (see strategy_registry)
@@ -55,7 +55,7 @@ def new_workspace_nb(n_players):
     hands = np.zeros(n_players, np.int64)
     passed = np.zeros(n_players, np.int64)
     discards = np.zeros(K.N_CARDS, np.int64)
-    pile = np.zeros(K.N_CARDS, np.int64)
+    pile = np.zeros(2 * K.N_CARDS, np.int64)     # the draw pile, then room for a shuffle's draws
     money = np.zeros((n_players, K.M_COLUMNS), np.int64)
     pub = np.zeros(K.N_PUB, np.int64)
     rng = np.zeros(K.N_STREAMS, np.uint64)
@@ -75,11 +75,13 @@ def matching_nb(top):
 def shuffle_nb(pile, n, rng):
     """Fisher-Yates from the bottom over the n cards of a stack (position p,
     0 = top, lives at pile[n - 1 - p]): for i = n-1 .. 1 swap positions i and
-    below(i + 1) of the deck stream."""
-    for i in range(n - 1, 0, -1):
-        j = below_nb(rng, K.DECK_STREAM, i + 1)
-        a = n - 1 - i
-        b = n - 1 - j
+    below(i + 1) of the deck stream. Every draw is taken first, into the
+    second half of ``pile`` (``zsim.rng.swap_partners_nb``)."""
+    partners = pile[K.N_CARDS:].view(np.uint32)
+    swap_partners_nb(rng, K.DECK_STREAM, n, partners)
+    for k in range(n - 1):
+        a = k                                # position i = n - 1 - k
+        b = index_nb(n - 1 - np.int64(partners[k]))
         tmp = pile[a]
         pile[a] = pile[b]
         pile[b] = tmp

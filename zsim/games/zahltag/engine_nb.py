@@ -49,8 +49,8 @@ from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REV
 from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, lane_unit_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
-from zsim.jit import cold, hot, hot_flat, hot_inline, lanes_nb, seat_after_nb, set_lanes_nb
-from zsim.rng import below_nb, seed_streams_nb
+from zsim.jit import cold, hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
+from zsim.rng import DECK_STREAM, seed_streams_nb, swap_partners_nb
 from zsim.strategy_registry import dispatcher
 
 # strategy dispatch: generated for the installed strategies (see strategy_registry)
@@ -77,21 +77,27 @@ def new_workspace_nb(n_players, needs, n_cards):
     rng = np.zeros(n_players + 1, np.uint64)
     scratch = np.zeros(2 * n_players, np.int64)
     deck_demand = np.zeros(K.N_TYPES, np.int64)
+    partners = np.zeros(max(PILE_MAX, n_cards), np.uint32)   # a shuffle's draws
     for j in range(needs.shape[0]):
         for t in range(K.N_TYPES):
             deck_demand[t] += needs[j, t]
-    return hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand
+    return (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
+            partners)
 
 
 # ------------------------------------------------------------------ helpers
 @hot_flat
-def shuffle_nb(arr, lo, hi, rng):
-    """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md)."""
-    for i in range(hi - lo - 1, 0, -1):
-        j = below_nb(rng, 0, i + 1)
-        tmp = arr[lo + i]
-        arr[lo + i] = arr[lo + j]
-        arr[lo + j] = tmp
+def shuffle_nb(arr, lo, hi, rng, partners):
+    """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md): every
+    draw first, into ``partners``, then the swaps (``zsim.rng.swap_partners_nb``)."""
+    n = hi - lo
+    swap_partners_nb(rng, DECK_STREAM, n, partners)
+    for k in range(n - 1):
+        i = index_nb(lo + n - 1 - k)
+        j = index_nb(lo + np.int64(partners[k]))
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp
 
 
 @hot_flat
@@ -139,7 +145,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
     and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`;
     ``log``: the event log to append to, or None."""
-    hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand = ws
+    (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
+     partners) = ws
     n_players = hand.shape[0]
     n_jobs = needs.shape[0]
     n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
@@ -155,7 +162,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         for _ in range(rules[K.R_SUPPLY + t]):
             pile[n_pile] = t
             n_pile += 1
-    shuffle_nb(pile, 0, n_pile, rng)
+    shuffle_nb(pile, 0, n_pile, rng, partners)
     left[:, :] = 0
     right[:, :] = 0
     for t in range(K.N_TYPES):
@@ -178,7 +185,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         deck[j] = j
     for j in range(n_jobs, n_cards):
         deck[j] = K.PAYDAY
-    shuffle_nb(deck, 0, n_cards, rng)
+    shuffle_nb(deck, 0, n_cards, rng, partners)
     for t in range(K.N_TYPES):
         demand[t] = deck_demand[t]
     pub[:] = 0
@@ -280,7 +287,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                     event_nb(log, LOG_REVEAL, 2, card, 0, 0)
                 if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
                     top -= 1
-                    shuffle_nb(deck, top, n_cards, rng)
+                    shuffle_nb(deck, top, n_cards, rng, partners)
                     game_out[K.G_RESHUFFLES] += 1
                     if log is not None:
                         log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
@@ -296,7 +303,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 end_reason = end_reason_nb(pub, rules)
                 break
             if forced:
-                shuffle_nb(deck, top, n_cards, rng)
+                shuffle_nb(deck, top, n_cards, rng, partners)
                 game_out[K.G_RESHUFFLES] += 1
                 if log is not None:
                     log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
