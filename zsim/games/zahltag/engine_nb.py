@@ -222,7 +222,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 pub[K.PUB_ROUND] = 0
                 setup_done += 1
             if alive[cur] == 0:
-                cur = seat_after_nb(cur, n_players)
+                cur = index_nb(seat_after_nb(cur, n_players))
                 continue
             leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
@@ -281,7 +281,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 event_nb(log, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
         else:
             while True:
-                card = deck[top]
+                card = deck[index_nb(top)]
                 top += 1
                 if log is not None:
                     event_nb(log, LOG_REVEAL, 2, card, 0, 0)
@@ -309,17 +309,18 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                     log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
         else:
             pub[K.PUB_JOBS_LEFT] -= 1
+            job = index_nb(card)                 # not a payday: a row of needs
             for t in range(K.N_TYPES):
-                demand[t] -= needs[card, t]
+                demand[t] -= needs[job, t]
             game_out[K.G_JOBS_REVEALED] += 1
-            event = job_nb(card, needs[card], event, roster, strat_ids, strat_params, hand, left, right,
+            event = job_nb(job, needs[job], event, roster, strat_ids, strat_params, hand, left, right,
                             stacks, money, alive, elim, demand, pub, rules, rng, seat_out,
                             game_out, scratch, log, max_bid)
             if pub[K.PUB_N_ALIVE] <= 1:
                 ended = True
                 end_reason = K.END_LAST_PLAYER
                 break
-        cur = seat_after_nb(cur, n_players)
+        cur = index_nb(seat_after_nb(cur, n_players))    # a seat: no wraparound on the rows it indexes
 
     # ---- the end: results and ranking
     lead_nb(money, alive, leader, game_out)
