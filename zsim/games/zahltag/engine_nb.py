@@ -224,6 +224,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             if alive[cur] == 0:
                 cur = index_nb(seat_after_nb(cur, n_players))
                 continue
+            cur = index_nb(cur)              # kept through the loop's phi: tell LLVM again
             leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
             if log is not None:
