@@ -54,6 +54,25 @@ print(hits, misses)
 """
 
 
+#: Zahltag's default field at 2, 3 and 4 players through the kernels compiled
+#: for each table size: a digest of every output, and the seat counts compiled
+_SEATS = """
+import hashlib
+from zsim.games.zahltag.batch_nb import play_blocks_nb
+from zsim.runner import Matchup, play_chunk
+for p in (2, 3, 4):
+    h = hashlib.sha256()
+    for a in play_chunk(Matchup(p, ("simple",) * p), 17, 0, 600):
+        h.update(a.tobytes())
+    print(p, h.hexdigest())
+print(sorted({str(sig).split(" seats)")[0][-1] for sig in play_blocks_nb.signatures if " seats)" in str(sig)}))
+"""
+
+
+def _seat_digests(background):
+    return background.run([sys.executable, "-c", _SEATS], env=_exact_env())
+
+
 def _load_twice(background, cache_dir):
     out = []
     for _ in range(2):
@@ -73,6 +92,8 @@ def start_in_background(background, items):
     if "test_a_second_process_loads_the_rosters_kernel_from_the_cache" in names:
         folder = background.tmp_path_factory.mktemp("roster-cache")
         background.start(("roster-cache",), lambda: _load_twice(background, folder))
+    if "test_zahltags_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any" in names:
+        background.start(("roster-seats",), lambda: _seat_digests(background))
 
 
 @pytest.mark.late
@@ -91,6 +112,50 @@ def test_a_second_process_loads_the_rosters_kernel_from_the_cache(background):
     assert first.returncode == 0 and second.returncode == 0, (first.stderr, second.stderr)
     assert first.stdout.split() == ["0", "1"]      # compiled once ...
     assert second.stdout.split() == ["1", "0"]     # ... and loaded, not compiled, by the next process
+
+
+@pytest.mark.late
+def test_zahltags_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any(background):
+    """Zahltag's engine compiles a roster for its number of players
+    (Roster.for_seats), the count a constant in its code; those kernels play
+    the same games, every output bit for bit, as the kernel of every strategy,
+    which is compiled for any number."""
+    import hashlib
+
+    done = background.result(("roster-seats",), lambda: _seat_digests(background))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.split("\n")
+    assert lines[3] == "['2', '3', '4']"
+    for p, line in zip((2, 3, 4), lines):
+        h = hashlib.sha256()
+        for a in zsim.runner.play_chunk(Matchup(p, ("simple",) * p), 17, 0, 600):   # ZSIM_ROSTER=all here
+            h.update(a.tobytes())
+        assert line == f"{p} {h.hexdigest()}"
+
+
+def test_a_roster_for_a_table_size_is_a_roster_of_its_own(monkeypatch):
+    from numba import njit
+
+    from zsim.roster import seats_nb
+
+    monkeypatch.setenv("ZSIM_ROSTER", "exact")
+    sids = {n: s.sid for n, s in registry("zahltag").items()}
+    both = roster("zahltag", ["simple", "random"])
+    four = both.for_seats(4)
+    assert four.seats == 4 and four.sids == both.sids and four != both and both.seats == 0
+    assert four is both.for_seats(4) and four.for_seats(4) is four and four.for_seats(2) == both.for_seats(2)
+    assert "seats=4" in repr(four) and roster_of("zahltag", np.array([sids["random"]] * 4), four) is four
+    every = Roster("zahltag", both.sids, calls=True)
+    assert every.for_seats(3) is every                 # the fast-compiling kernel stays for any number
+    with pytest.raises(ValueError, match="seats"):
+        Roster("zahltag", both.sids, seats=-1)
+
+    @njit
+    def count(r, n):
+        return seats_nb(r, n)
+
+    assert count(four, 4) == 4 and count(both, 3) == 3 and count(both, np.int32(2)) == 2
+    assert "4 seats" in str(count.signatures[0][0]) and "seats" not in str(count.signatures[1][0])
 
 
 def test_a_roster_is_its_strategies_and_refuses_ids_outside_it(monkeypatch):

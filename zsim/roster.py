@@ -15,6 +15,12 @@ per roster: the dispatch inside holds only the roster's strategies. A plain
 mixed field compiles one kernel for all of its strategies, not one per
 pairing.
 
+A game may also compile a roster for its number of players
+(:meth:`Roster.for_seats`; Zahltag does): the engine reads the count with
+:func:`seats_nb`, a constant in the machine code, so its loops over the seats
+are unrolled and a bot's loop over ``hand.shape[0]`` knows its length too.
+Each table size is then a compile of its own, cached like any other.
+
 Which roster plays a game never changes the game: the same ids reach the
 same strategy code. :func:`roster_of` refuses ids outside the roster, since
 the dispatch's last branch would otherwise play them as its last strategy.
@@ -24,8 +30,9 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
+from llvmlite import ir
 from numba import types
-from numba.extending import NativeValue, models, register_model, typeof_impl, unbox
+from numba.extending import NativeValue, intrinsic, models, register_model, typeof_impl, unbox
 
 from zsim.errors import ZsimError
 
@@ -34,21 +41,41 @@ class Roster:
     """The strategy ids (of one game) a kernel is compiled for, ascending and
     distinct. ``calls``: the dispatch over them is a kernel of its own that
     each decision calls, instead of a branch copied into every kernel that
-    asks one (``$ZSIM_ROSTER=all``, see :func:`everyone`)."""
+    asks one (``$ZSIM_ROSTER=all``, see :func:`everyone`). ``seats``: the
+    number of players the kernel is compiled for, or 0 for any number
+    (:meth:`for_seats`)."""
 
-    __slots__ = ("game", "sids", "calls")
+    __slots__ = ("game", "sids", "calls", "seats")
 
-    def __init__(self, game: str, sids: Iterable[int], calls: bool = False):
+    def __init__(self, game: str, sids: Iterable[int], calls: bool = False, seats: int = 0):
         self.game = game
         self.sids = tuple(sorted({int(s) for s in sids}))
         self.calls = bool(calls)
+        self.seats = int(seats)
         if not self.sids:
             raise ValueError("a roster needs at least one strategy")
+        if self.seats < 0:
+            raise ValueError("a roster's seats must be 0 (any number) or a number of players")
 
     @property
-    def key(self) -> tuple[str, tuple[int, ...], bool]:
+    def key(self) -> tuple[str, tuple[int, ...], bool, int]:
         """What tells rosters apart (its numba type's key)."""
-        return self.game, self.sids, self.calls
+        return self.game, self.sids, self.calls, self.seats
+
+    def for_seats(self, players: int) -> "Roster":
+        """The same strategies compiled for a table of ``players``: the engine
+        reads its number of players from the roster's type (:func:`seats_nb`),
+        a constant to LLVM, so every loop over the seats is unrolled. One
+        compile per number of players a machine plays, cached as any other.
+        The fast-compiling roster of every strategy (``calls``) stays for any
+        number."""
+        if self.calls or self.seats == players:
+            return self
+        key = (self.game, self.sids, self.calls, int(players))
+        found = _rosters.get(key)
+        if found is None:
+            found = _rosters[key] = Roster(*key)
+        return found
 
     def covers(self, ids) -> bool:
         return {int(s) for s in ids} <= set(self.sids)
@@ -60,24 +87,26 @@ class Roster:
         return hash(self.key)
 
     def __repr__(self):
-        return f"Roster({self.game!r}, {self.sids}{', calls=True' if self.calls else ''})"
+        return (f"Roster({self.game!r}, {self.sids}{', calls=True' if self.calls else ''}"
+                f"{f', seats={self.seats}' if self.seats else ''})")
 
 
 class RosterType(types.Type):
     """numba's type of a :class:`Roster`: the roster itself, so each roster is its own compile."""
 
-    def __init__(self, game: str, sids: tuple[int, ...], calls: bool = False):
-        self.game, self.sids, self.calls = game, tuple(sids), bool(calls)
-        super().__init__(name=f"Roster({game}:{','.join(map(str, self.sids))}{';calls' if calls else ''})")
+    def __init__(self, game: str, sids: tuple[int, ...], calls: bool = False, seats: int = 0):
+        self.game, self.sids, self.calls, self.seats = game, tuple(sids), bool(calls), int(seats)
+        super().__init__(name=f"Roster({game}:{','.join(map(str, self.sids))}{';calls' if calls else ''}"
+                              f"{f';{seats} seats' if seats else ''})")
 
     @property
     def key(self):
-        return self.game, self.sids, self.calls
+        return self.game, self.sids, self.calls, self.seats
 
 
 @typeof_impl.register(Roster)
 def _typeof_roster(value, context):
-    return RosterType(value.game, value.sids, value.calls)
+    return RosterType(value.game, value.sids, value.calls, value.seats)
 
 
 # a roster carries no data at run time: its strategies are in the code
@@ -87,6 +116,28 @@ register_model(RosterType)(models.OpaqueModel)
 @unbox(RosterType)
 def _unbox_roster(typ, obj, c):
     return NativeValue(c.context.get_constant_null(types.voidptr))
+
+
+@intrinsic
+def seats_nb(typingctx, roster, players):
+    """The number of players: the roster's own when it is compiled for one (a
+    constant in the machine code), else ``players``, the count the caller
+    reads from its state."""
+    if not isinstance(roster, RosterType) or not isinstance(players, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        count = context.cast(builder, args[1], players, types.int64)
+        if not roster.seats:
+            return count
+        # told to LLVM as a fact, so that code reading the count from the state
+        # itself (a bot's loop over hand.shape[0]) gets the constant too
+        seats = context.get_constant(types.int64, roster.seats)
+        assume = builder.module.declare_intrinsic("llvm.assume", fnty=ir.FunctionType(ir.VoidType(), [ir.IntType(1)]))
+        builder.call(assume, [builder.icmp_signed("==", count, seats)])
+        return seats
+
+    return types.int64(roster, players), codegen
 
 
 def everyone() -> bool:
@@ -105,7 +156,7 @@ def everyone() -> bool:
     return value == "all"
 
 
-_rosters: dict[tuple[str, tuple[int, ...], bool], Roster] = {}
+_rosters: dict[tuple[str, tuple[int, ...], bool, int], Roster] = {}
 
 
 def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
@@ -120,7 +171,7 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
         ids = [s.sid for s in registry(game).values()]
     elif among is not None:
         return among
-    key = (game, tuple(sorted({int(s) for s in ids})), calls)
+    key = (game, tuple(sorted({int(s) for s in ids})), calls, 0)
     found = _rosters.get(key)
     if found is None:
         found = _rosters[key] = Roster(*key)

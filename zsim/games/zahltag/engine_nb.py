@@ -50,6 +50,7 @@ from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, la
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
 from zsim.jit import cold, hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
+from zsim.roster import seats_nb
 from zsim.rng import DECK_STREAM, seed_streams_nb, swap_partners_nb
 from zsim.strategy_registry import dispatcher
 
@@ -147,7 +148,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     ``log``: the event log to append to, or None."""
     (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
      partners) = ws
-    n_players = hand.shape[0]
+    n_players = seats_nb(roster, hand.shape[0])     # a constant when the roster is for a table size
     n_jobs = needs.shape[0]
     n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
     hand_size = rules[K.R_HAND_SIZE]
@@ -225,7 +226,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 cur = index_nb(seat_after_nb(cur, n_players))
                 continue
             cur = index_nb(cur)              # kept through the loop's phi: tell LLVM again
-            leader = lead_nb(money, alive, leader, game_out)   # after the last turn's money moved
+            leader = lead_nb(n_players, money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
             if log is not None:
                 event_nb(log, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
@@ -298,7 +299,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         # 4. payday or job (one call site of the payday, so its code is inlined once)
         if card == K.PAYDAY:
             pub[K.PUB_PAYDAYS_LEFT] -= 1
-            event, ended = payday_nb(event, hand, left, right, stacks, money, alive, elim, pub,
+            event, ended = payday_nb(n_players, event, hand, left, right, stacks, money, alive, elim, pub,
                                       rules, seat_out, game_out, scratch, log)
             if ended:
                 end_reason = end_reason_nb(pub, rules)
@@ -324,11 +325,11 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         cur = index_nb(seat_after_nb(cur, n_players))    # a seat: no wraparound on the rows it indexes
 
     # ---- the end: results and ranking
-    lead_nb(money, alive, leader, game_out)
+    lead_nb(n_players, money, alive, leader, game_out)
     game_out[K.G_TURNS] = pub[K.PUB_TURN]
     game_out[K.G_PAYDAYS] = pub[K.PUB_PAYDAYS]
     game_out[K.G_END_REASON] = end_reason
-    rank_nb(hand, left, right, money, alive, elim, seat_out, scratch)
+    rank_nb(n_players, hand, left, right, money, alive, elim, seat_out, scratch)
     for s in range(n_players):
         if elim[s] != 0:
             game_out[K.G_ELIMINATIONS] += 1

@@ -108,8 +108,10 @@ class Zahltag(Game):
         from zsim.blocks import play_in_blocks
         from zsim.games.zahltag.batch_nb import play_blocks_nb
         from zsim.roster import roster_of
+        # compiled for the table's size as well as its strategies (Roster.for_seats)
         play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, matchup.rules.as_array(),
-                       matchup.deck.lanes(), roster_of("zahltag", ids, roster), ids, params, seat_out, game_out)
+                       matchup.deck.lanes(), roster_of("zahltag", ids, roster).for_seats(len(ids)), ids, params,
+                       seat_out, game_out)
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

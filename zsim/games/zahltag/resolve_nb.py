@@ -18,6 +18,7 @@ from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAY
                                           log_award_nb, log_values_nb)
 from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb
 from zsim.jit import hot, hot_flat, hot_inline, lanes_nb, set_lanes_nb
+from zsim.roster import seats_nb
 from zsim.strategy_registry import dispatcher
 
 bid_nb = dispatcher("zahltag").bid_nb
@@ -51,10 +52,9 @@ def end_reason_nb(pub, rules):
 
 
 @hot_flat
-def payday_nb(event, hand, left, right, stacks, money, alive, elim, pub, rules, seat_out,
+def payday_nb(n_players, event, hand, left, right, stacks, money, alive, elim, pub, rules, seat_out,
                game_out, scratch, log):
     """Execute a payday; returns (event counter, game ended)."""
-    n_players = hand.shape[0]
     counts = scratch[:n_players]
     paid = scratch[n_players:]
     fewest = 1 << 40
@@ -112,7 +112,7 @@ def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
 def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
             elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, max_bid):
     """Sealed bids for ``job``, the award and its payments; returns the event counter."""
-    n_players = hand.shape[0]
+    n_players = seats_nb(roster, hand.shape[0])
     bids = scratch[:n_players]
     low = max_bid + 1
     n_bidders = 0
@@ -231,11 +231,10 @@ def rank_key_nb(in_game, eliminated, money, owned, table):
 
 
 @hot_flat
-def rank_nb(hand, left, right, money, alive, elim, seat_out, keys):
+def rank_nb(n_players, hand, left, right, money, alive, elim, seat_out, keys):
     """Each seat's place, one plus the seats that rank strictly above it,
     counted without a branch (which of two seats ranks higher is a coin
     flip to the CPU); ``keys`` is scratch room for a key per seat."""
-    n_players = hand.shape[0]
     for s in range(n_players):
         table = lanes_sum_nb(lanes_nb(left, s) + lanes_nb(right, s))
         owned = table + lanes_sum_nb(lanes_nb(hand, s))
@@ -251,7 +250,7 @@ def rank_nb(hand, left, right, money, alive, elim, seat_out, keys):
 
 
 @hot_flat
-def lead_nb(money, alive, leader, game_out):
+def lead_nb(n_players, money, alive, leader, game_out):
     """The sole money leader among the seats still in (``leader`` if there is
     none); counts a lead change when it differs from the previous one.
 
@@ -260,7 +259,7 @@ def lead_nb(money, alive, leader, game_out):
     best = -1
     top = -1
     ties = 0
-    for s in range(money.shape[0]):
+    for s in range(n_players):
         a = alive[s]
         v = money[s] * a + a - 1       # money is never negative; a seat out counts -1
         gt = np.int64(v > top)
