@@ -153,8 +153,11 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
     hand_size = rules[K.R_HAND_SIZE]
     max_bid = rules[K.R_MAX_BID]
-    seat_out[:, :] = 0
-    game_out[:] = 0
+    for s in range(n_players):           # constant lengths: stores in line, not two calls of memset
+        for c in range(K.N_SEAT_STATS):
+            seat_out[s, c] = 0
+    for c in range(K.N_GAME_STATS):
+        game_out[c] = 0
     seed_streams_nb(key, rng)
 
     # ---- setup 1: shuffle the worker pile, deal, the rest form the stacks
