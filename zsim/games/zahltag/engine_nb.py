@@ -153,7 +153,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
     hand_size = rules[K.R_HAND_SIZE]
     max_bid = rules[K.R_MAX_BID]
-    for s in range(n_players):           # constant lengths: stores in line, not two calls of memset
+    for s in range(n_players):           # constant lengths: stores in line, not calls of memset
         for c in range(K.N_SEAT_STATS):
             seat_out[s, c] = 0
     for c in range(K.N_GAME_STATS):
@@ -167,8 +167,6 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             pile[n_pile] = t
             n_pile += 1
     shuffle_nb(pile, 0, n_pile, rng, partners)
-    left[:, :] = 0
-    right[:, :] = 0
     for t in range(K.N_TYPES):
         stacks[t] = rules[K.R_SUPPLY + t]
     stock = lanes_nb(stacks, 0)
@@ -178,6 +176,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         for i in range(s * hand_size, (s + 1) * hand_size):
             dealt += lane_unit_nb(pile[i])
         set_lanes_nb(hand, s, dealt)
+        set_lanes_nb(left, s, np.int64(0))
+        set_lanes_nb(right, s, np.int64(0))
         stock -= dealt
         dealt_all += dealt
         money[s] = rules[K.R_START_MONEY]
@@ -192,7 +192,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     shuffle_nb(deck, 0, n_cards, rng, partners)
     for t in range(K.N_TYPES):
         demand[t] = deck_demand[t]
-    pub[:] = 0
+    for i in range(K.N_PUB):
+        pub[i] = 0
     pub[K.PUB_JOBS_LEFT] = n_jobs
     pub[K.PUB_PAYDAYS_LEFT] = rules[K.R_PAYDAY_CARDS]
     pub[K.PUB_FORCED_AT] = rules[K.R_FORCED_JOBS_2P] if n_players == 2 else rules[K.R_FORCED_JOBS]
