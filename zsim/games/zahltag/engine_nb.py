@@ -167,9 +167,9 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             pile[n_pile] = t
             n_pile += 1
     shuffle_nb(pile, 0, n_pile, rng, partners)
-    for t in range(K.N_TYPES):
-        stacks[t] = rules[K.R_SUPPLY + t]
-    stock = lanes_nb(stacks, 0)
+    stock = np.int64(0)                  # the supply as lanes, built in a register: four counts
+    for t in range(K.N_TYPES):           # stored one by one and read back as a row would stall
+        stock += rules[K.R_SUPPLY + t] << (16 * t)
     dealt_all = np.int64(0)
     for s in range(n_players):
         dealt = np.int64(0)
