@@ -71,11 +71,7 @@ class Roster:
         number."""
         if self.calls or self.seats == players:
             return self
-        key = (self.game, self.sids, self.calls, int(players))
-        found = _rosters.get(key)
-        if found is None:
-            found = _rosters[key] = Roster(*key)
-        return found
+        return _roster((self.game, self.sids, self.calls, int(players)))
 
     def covers(self, ids) -> bool:
         return {int(s) for s in ids} <= set(self.sids)
@@ -159,6 +155,14 @@ def everyone() -> bool:
 _rosters: dict[tuple[str, tuple[int, ...], bool, int], Roster] = {}
 
 
+def _roster(key: tuple[str, tuple[int, ...], bool, int]) -> Roster:
+    """The one Roster of ``key`` in this process (made on first use)."""
+    found = _rosters.get(key)
+    if found is None:
+        found = _rosters[key] = Roster(*key)
+    return found
+
+
 def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
     """The roster for a call playing strategy ids ``ids``: every installed
     strategy of the game when ``$ZSIM_ROSTER`` is ``all``; else ``among`` when
@@ -171,8 +175,4 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
         ids = [s.sid for s in registry(game).values()]
     elif among is not None:
         return among
-    key = (game, tuple(sorted({int(s) for s in ids})), calls, 0)
-    found = _rosters.get(key)
-    if found is None:
-        found = _rosters[key] = Roster(*key)
-    return found
+    return _roster((game, tuple(sorted({int(s) for s in ids})), calls, 0))

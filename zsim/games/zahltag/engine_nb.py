@@ -169,7 +169,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     shuffle_nb(pile, 0, n_pile, rng, partners)
     stock = np.int64(0)                  # the supply as lanes, built in a register: four counts
     for t in range(K.N_TYPES):           # stored one by one and read back as a row would stall
-        stock += rules[K.R_SUPPLY + t] << (16 * t)
+        stock += rules[K.R_SUPPLY + t] * lane_unit_nb(t)
     dealt_all = np.int64(0)
     for s in range(n_players):
         dealt = np.int64(0)
@@ -226,10 +226,13 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
             if setup_done == setup_left:
                 pub[K.PUB_ROUND] = 0
                 setup_done += 1
+            # a seat, never negative: no wraparound on the rows it indexes (told
+            # here, where the turn starts: a hint where it is stepped on does not
+            # survive the loop's phi)
+            cur = index_nb(cur)
             if alive[cur] == 0:
-                cur = index_nb(seat_after_nb(cur, n_players))
+                cur = seat_after_nb(cur, n_players)
                 continue
-            cur = index_nb(cur)              # kept through the loop's phi: tell LLVM again
             leader = lead_nb(n_players, money, alive, leader, game_out)   # after the last turn's money moved
             pub[K.PUB_TURN] += 1
             if log is not None:
@@ -326,7 +329,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 ended = True
                 end_reason = K.END_LAST_PLAYER
                 break
-        cur = index_nb(seat_after_nb(cur, n_players))    # a seat: no wraparound on the rows it indexes
+        cur = seat_after_nb(cur, n_players)
 
     # ---- the end: results and ranking
     lead_nb(n_players, money, alive, leader, game_out)
