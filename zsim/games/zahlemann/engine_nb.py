@@ -144,12 +144,18 @@ def ask_nb(seat, kind, options, roster, strat_ids, strat_params, hands, passed, 
 # ------------------------------------------------------------------ a turn
 @hot_inline
 def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed, discards, pile, money,
-            pub, rng, seat_out, game_out):
+            pub, rng, seat_out, game_out, one_again, fifty_skips, two_passes):
     """One turn of ``seat``: 1 if they emptied their hand, 0 if not, ILLEGAL.
 
     After the turn's one draw (if nothing matches) come its decisions, each
     answered at the one call of the seat's strategy below; each play is
-    resolved in the ruling's order and may call for a bonus decision."""
+    resolved in the ruling's order and may call for a bonus decision.
+
+    ``one_again``, ``fifty_skips``, ``two_passes``: the variant rules, read
+    once a round and tested before the card's value. Tested after it, as the
+    rules read, each was a branch on the card played that the CPU could not
+    learn (three mispredictions a round of the default rules, which have
+    all three off); tested first, it is a branch that never changes."""
     pub[K.PUB_TURN] += 1
     pub[K.PUB_CUR] = seat
     pub[K.PUB_DRAWN] = 0
@@ -203,14 +209,14 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
                     seat_out[seat, K.S_NOTICED] += 1
                     penalty = True
         value = card // K.N_COLOURS
-        passes = value == K.V2 and rules[K.R_TWO_PASSES_HANDS] != 0
+        passes = two_passes and value == K.V2
         if penalty and not passes:
             drawn = draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out)
             if drawn >= 0:
                 seat_out[seat, K.S_PENALTY_DRAWS] += 1
                 penalty_cards |= np.int64(1) << drawn
         # 3. the card's variant effect
-        if value == K.V1 and rules[K.R_ONE_PLAYS_AGAIN] != 0:
+        if one_again and value == K.V1:
             options = hands[seat] & matching_nb(card) & ~penalty_cards
             if options != 0:
                 kind = K.D_BONUS
@@ -227,7 +233,7 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
             if penalty:                  # drawn once the hands have moved
                 if draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out) >= 0:
                     seat_out[seat, K.S_PENALTY_DRAWS] += 1
-        elif value == K.V50 and rules[K.R_FIFTY_SKIPS] != 0:
+        elif fifty_skips and value == K.V50:
             pub[K.PUB_SKIP] = 1
         return 0                         # 4. the turn ends
 
@@ -260,10 +266,13 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
     pub[K.PUB_SKIP] = 0
     pub[K.PUB_DEADLOCK] = 0
     pub[K.PUB_PASSES] = 0
+    one_again = rules[K.R_ONE_PLAYS_AGAIN] != 0
+    fifty_skips = rules[K.R_FIFTY_SKIPS] != 0
+    two_passes = rules[K.R_TWO_PASSES_HANDS] != 0
     seat = starter
     while True:
         done = turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed, discards, pile,
-                       money, pub, rng, seat_out, game_out)
+                       money, pub, rng, seat_out, game_out, one_again, fifty_skips, two_passes)
         if done == 1:
             return seat
         if done == ILLEGAL:
