@@ -117,7 +117,8 @@ def draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out):
     size = pub[K.PUB_DRAW_SIZE]
     if size == 0:
         return -1
-    card = pile[size - 1]
+    seat = index_nb(seat)
+    card = pile[index_nb(size - 1)]
     pub[K.PUB_DRAW_SIZE] = size - 1
     hands[seat] |= np.int64(1) << card
     pub[K.PUB_DEADLOCK] = 0
@@ -156,6 +157,7 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
     rules read, each was a branch on the card played that the CPU could not
     learn (three mispredictions a round of the default rules, which have
     all three off); tested first, it is a branch that never changes."""
+    seat = index_nb(seat)                # rows indexed by the seat skip numba's wraparound
     pub[K.PUB_TURN] += 1
     pub[K.PUB_CUR] = seat
     pub[K.PUB_DRAWN] = 0
@@ -189,7 +191,7 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
             return 0
         # resolving the play
         hands[seat] &= ~(np.int64(1) << card)
-        discards[pub[K.PUB_N_DISCARDS]] = card
+        discards[index_nb(pub[K.PUB_N_DISCARDS])] = card
         pub[K.PUB_N_DISCARDS] += 1
         pub[K.PUB_DISCARDED] |= np.int64(1) << card
         pub[K.PUB_TOP] = card
