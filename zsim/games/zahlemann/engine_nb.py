@@ -155,8 +155,9 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
     ``one_again``, ``fifty_skips``, ``two_passes``: the variant rules, read
     once a round and tested before the card's value. Tested after it, as the
     rules read, each was a branch on the card played that the CPU could not
-    learn (three mispredictions a round of the default rules, which have
-    all three off); tested first, it is a branch that never changes."""
+    learn (together about ten mispredictions a round of the default rules,
+    which have all three off); tested first, each is a branch that never
+    changes within a game."""
     seat = index_nb(seat)                # rows indexed by the seat skip numba's wraparound
     pub[K.PUB_TURN] += 1
     pub[K.PUB_CUR] = seat
