@@ -9,11 +9,18 @@ Whenever the rules pick one combination of coins among several, they take
 the one with the fewest coins, then more 50s, then more 20s, ... down to 1s.
 :func:`best_combo_nb` finds it for the payment (exact, else the least
 overpayment) and for the winner's change.
+
+The search and one payment (:func:`pay_coins_nb`) are ``hot_flat``: LLVM
+copies them into the round's settlement. The cuts leave a search little to
+do (over the default field's payments, about one and a quarter trials of
+the 5s and smaller coins a call), so passing the arrays of two calls was
+much of a payment's cost: copied in, a game runs 1.03x as fast at two
+players and 1.04x at four (docs/performance.md, tenth round).
 """
 from __future__ import annotations
 
 from zsim.games.zahlemann import constants as K
-from zsim.jit import bit_count_nb, hot, seat_after_nb
+from zsim.jit import bit_count_nb, hot, hot_flat, seat_after_nb
 
 #: PAY: the cheapest combination worth at least the target; CHANGE: the
 #: largest worth at most the target (see best_combo_nb)
@@ -29,7 +36,7 @@ def hand_value_nb(hand):
     return total
 
 
-@hot
+@hot_flat
 def best_combo_nb(h, target, mode, out):
     """The preferred combination of holding ``h`` (coins of 50 .. 1) into
     ``out``, and its value. PAY: the least value at least ``target`` (exact
@@ -132,7 +139,7 @@ def greedy_nb(amount, out):
         amount -= out[i] * K.DENOMINATIONS[i]
 
 
-@hot
+@hot_flat
 def pay_coins_nb(payer, winner, debt, change, combo, game_out):
     """One payment in coins, change included: (paid, shortfall, bankrupt).
     ``payer`` and ``winner`` are money rows, updated in place."""
