@@ -11,12 +11,11 @@ the one with the fewest coins, then more 50s, then more 20s, ... down to 1s.
 overpayment) and for the winner's change.
 
 The search and one payment (:func:`pay_coins_nb`) are ``hot_flat``: LLVM
-copies them into the round's settlement. The cuts leave a search little to
-do (over the payments of 600 reference games of the `first` field, about
-one and a quarter trials of the 5s and smaller coins a call), so passing
-the arrays of two calls was
-much of a payment's cost: copied in, a game runs 1.03x as fast at two
-players and 1.04x at four (docs/performance.md, tenth round).
+copies them into the round's settlement. The cuts leave a search little to do
+(over the payments of 600 reference games of the `first` field, about one and
+a quarter trials of the 5s and smaller coins a call), so passing the arrays of
+two calls was much of a payment's cost: copied in, a game runs 1.03x as fast
+at two players and 1.04x at four (docs/performance.md, tenth round).
 """
 from __future__ import annotations
 
