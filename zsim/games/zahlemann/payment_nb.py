@@ -10,12 +10,15 @@ the one with the fewest coins, then more 50s, then more 20s, ... down to 1s.
 :func:`best_combo_nb` finds it for the payment (exact, else the least
 overpayment) and for the winner's change.
 
-The search and one payment (:func:`pay_coins_nb`) are ``hot_flat``: LLVM
-copies them into the round's settlement. The cuts leave a search little to do
-(over the payments of 600 reference games of the `first` field, about one and
-a quarter trials of the 5s and smaller coins a call), so passing the arrays of
-two calls was much of a payment's cost: copied in, a game runs 1.03x as fast
-at two players and 1.04x at four (docs/performance.md, tenth round).
+The round's settlement (:func:`settle_nb`), a payment (:func:`pay_coins_nb`),
+the search and a hand's value are ``hot_flat``: LLVM copies them into the
+game, which calls the settlement once a round. The cuts leave a search little
+to do (over the payments of 600 reference games of the `first` field, about
+one and a quarter trials of the 5s and smaller coins a call), so the calls and
+their arrays were much of a payment's cost: copied in, the search and the
+payment made a game 1.03x as fast at two players and 1.04x at four, and the
+settlement and the hand's value after them 1.03x to 1.09x more
+(docs/performance.md, tenth round).
 """
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ from zsim.jit import bit_count_nb, hot, hot_flat, seat_after_nb
 PAY, CHANGE = 0, 1
 
 
-@hot
+@hot_flat
 def hand_value_nb(hand):
     """What a hand owes at the round's end: its card values summed."""
     total = 0
@@ -188,7 +191,7 @@ def pay_coins_nb(payer, winner, debt, change, combo, game_out):
     return debt, 0, False
 
 
-@hot
+@hot_flat
 def settle_nb(winner, rules, hands, money, combo, paid, seat_out, game_out):
     """The round's payments, clockwise from the winner's left: (anyone
     bankrupt, the next round's starting player)."""
