@@ -261,7 +261,7 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     return False
 
 
-@hot
+@hot_flat
 def score_nb(s, rows, city, st, deck, rules, seat_out):
     built = 0
     left, right, count = city[s, K.C_LEFT], city[s, K.C_RIGHT], city[s, K.C_COUNT]

@@ -4,11 +4,11 @@ from __future__ import annotations
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.rows_nb import hand_drop_nb, remove_nb
 from zsim.games.baumeister.table_nb import ask_nb, put_under_nb, roll_nb
-from zsim.jit import hot, hot_inline
+from zsim.jit import hot_flat, hot_inline
 from zsim.rng import below_nb
 
 
-@hot
+@hot_flat
 def building_targets_nb(s, city, st, pub, rules, opts):
     """The rivals a building attack may target, into opts; their number."""
     players = pub[K.PUB_PLAYERS]
@@ -24,7 +24,7 @@ def building_targets_nb(s, city, st, pub, rules, opts):
     return n
 
 
-@hot
+@hot_flat
 def hand_targets_nb(s, st, pub, rules, opts):
     n = 0
     for t in range(pub[K.PUB_PLAYERS]):
