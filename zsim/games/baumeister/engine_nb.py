@@ -37,9 +37,14 @@ IR and typed there again), which made the game kernel itself most of a
 cold start; as ``hot_flat`` a first ``zsim simulate`` compiles about two
 seconds sooner, at the same speed, for every strategy's kernel too
 (docs/performance.md). The attacks (``sabotage_nb``) stay inlined into
-step 3: as kernels of their own they compiled no faster. ``ask_nb`` itself
-stays one compiled kernel: inlining it into its dozen call sites made the
-games 1.3x faster but the compile five times longer.
+step 3: as kernels of their own they compiled no faster; the target counts
+they and step 3 ask for, and the final scoring, are ``hot_flat`` too, since
+each call passed its arrays for a loop over a few seats or cells (1.035x at
+two players, 1.060x at four). ``ask_nb`` itself stays one compiled kernel:
+with every bot in the kernel, inlining it into its dozen call sites made the
+games 1.3x faster but the compile five times longer, and with a roster of
+``first`` alone, copying it in by LLVM gains 1.01x to 1.02x
+(docs/performance.md, tenth round).
 
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of
