@@ -25,6 +25,7 @@ def test_bench_json_rows():
     assert len(fast_one) == 2 and all("vs_reference" in r for r in fast_one)
     mixed = [r for r in rows if r["field"].startswith("mixed")]
     assert len(mixed) == 1 and mixed[0]["vs_simple_field"] > 0 and mixed[0]["vs_own_fields"] > 0
+    assert mixed[0]["default_through_mixed_kernel"] > 0
     for name in ("counter", "monopolist", "undercut", "handsize", "simple"):
         assert name in mixed[0]["field"]
     assert "oracle" not in mixed[0]["field"]
@@ -109,22 +110,27 @@ def test_reference_ratio_is_the_median_of_alternating_rounds(monkeypatch):
 
 
 def test_the_mixed_field_is_timed_in_rounds_with_the_default_and_its_own_fields(monkeypatch):
-    """Each round times the mixed field, the default field and each bot's own field; the
-    figures are the medians of the rounds' own ratios. At no cost of mixing a turn of
+    """Each round times the mixed field, the default field, the default field through the
+    mixed field's kernel and each bot's own field; the figures are the medians of the
+    rounds' own ratios. At no cost of mixing a turn of
     the tables would cost the mean over their seats of a turn of each seat's own field."""
     from zsim import _bench
 
     order = []
 
-    def fake_runner(players, threads, games, tables, game):
+    def fake_runner(players, threads, games, tables, game, compile_for=None):
         assert threads == 1 and players == 2
-        name = "default" if tables is None else "mixed" if len(tables) > 1 else tables[0][0]
+        name = ("through" if compile_for else "default") if tables is None else \
+            "mixed" if len(tables) > 1 else tables[0][0]
+        if name == "through":
+            assert compile_for == ("a", "b", "simple")      # the mixed field's bots and the default
         if tables is not None and len(tables) == 1:
             assert tables == [(name,) * players]              # a bot's own field
         return (lambda: order.append(name)), 1
 
     # per round: mixed, default, a, b (games/s); round 2 is a slow minute for everyone
     rates = {"mixed": iter([60.0, 30.0, 66.0]), "default": iter([100.0, 50.0, 60.0]),
+             "through": iter([95.0, 40.0, 57.0]),
              "a": iter([100.0, 50.0, 100.0]), "b": iter([50.0, 25.0, 50.0])}
     turns = {("a", "b"): 8.0, ("a", "a"): 8.0, ("b", "b"): 4.0}
 
@@ -140,12 +146,13 @@ def test_the_mixed_field_is_timed_in_rounds_with_the_default_and_its_own_fields(
     monkeypatch.setattr(_bench, "_median_rate", fake_rate)
     monkeypatch.setattr(_bench, "turns_per_game", fake_turns)
     got = _bench.mixed_field_rounds(2, 1000, 3, [("a", "b"), ("a", "a")])
-    assert order == ["mixed", "default", "a", "b"] * 3
+    assert order == ["mixed", "default", "through", "a", "b"] * 3
     assert got["games_per_s"] == 60.0 and got["turns_per_s"] == 60.0 * 8.0
     assert got["vs_simple_field"] == 0.6               # rounds 0.6, 0.6, 1.1: the median of the ratios
     # a round at full speed: a turn of a costs 1/800 s, of b 1/200 s; three seats of a, one of b
     alone = 4 / (3 / 800 + 1 / 200)
     assert abs(got["vs_own_fields"] - 60.0 * 8.0 / alone) < 1e-9
+    assert got["default_through_mixed_kernel"] == 0.95  # rounds 0.95, 0.8, 0.95
 
 
 def test_the_numba_floor_is_timed_on_a_kernel_from_its_cache():

@@ -17,11 +17,16 @@ the reference engine over the games it was timed on; the fast engine makes the
 same decisions game by game). A game with longer or busier games shows it there,
 not in games/s.
 
-The mixed field (every fair built-in strategy) is set against two figures:
-the default field (``vs_simple_field``: what a field of heuristic bots costs
-beside the default one) and its own bots each in a field of its own
-(``vs_own_fields``, in turns/s: what mixing them in one kernel costs). The
-three are timed in turn, round after round, and each figure is the median of
+The mixed field (every fair built-in strategy) is set against the default
+field (``vs_simple_field``: what a field of heuristic bots costs beside the
+default one) and against its own bots each in a field of its own
+(``vs_own_fields``, in turns/s: what mixing them costs). A third figure
+plays no other games: the default field's own games through the kernel
+compiled for the mixed field against through the default field's own kernel
+(``default_through_mixed_kernel``). Those are the same games, game for game,
+so the ratio is what carrying every other bot in the kernel (the dispatch and
+the code around it) costs a field, and nothing that the bots do differently.
+All are timed in turn, round after round, and each figure is the median of
 the rounds' own ratios (:func:`mixed_field_rounds`).
 """
 from __future__ import annotations
@@ -64,12 +69,14 @@ def mixed_tables(players: int, game: str = DEFAULT_GAME) -> list[tuple[str, ...]
 
 
 def _fast_runner(players: int, threads: int, games: int, tables: list[tuple[str, ...]] | None,
-                 game: str):
+                 game: str, compile_for: tuple[str, ...] | None = None):
     """A warmed-up function that plays one timed run of the fast engine, and
-    the games it plays."""
+    the games it plays; ``compile_for``: the strategies of the kernel that plays
+    them (by default those of ``tables``)."""
     field = get_game(game).strategies.default
     tables = tables or [(field,) * players]
-    every = tuple(sorted({s for t in tables for s in t}))     # a mixed field: one kernel for all its tables
+    # a mixed field: one kernel for all its tables
+    every = compile_for or tuple(sorted({s for t in tables for s in t}))
     matchups = [Matchup(players, t, game=game, compile_for=every) for t in tables]
     share = max(1, games // len(matchups))
     numba.set_num_threads(threads)
@@ -167,7 +174,9 @@ def mixed_field_rounds(players: int, games: int, repeat: int, tables: list[tuple
     """The mixed field of ``tables`` against the default field and against its bots each
     in a field of its own, all timed in turn in each of ``repeat`` rounds on one thread:
     its games/s and turns/s (medians), ``vs_simple_field`` (games/s against the default
-    field's) and ``vs_own_fields`` (medians of the rounds' own ratios).
+    field's), ``vs_own_fields`` and ``default_through_mixed_kernel`` (the default field
+    played by a kernel of the mixed field's strategies against by its own; medians of the
+    rounds' own ratios).
 
     ``vs_own_fields`` is in turns, not games: bots that meet other bots play longer or
     shorter games (a Baumeister table of first, random and heuristic bidders runs a third
@@ -177,22 +186,29 @@ def mixed_field_rounds(players: int, games: int, repeat: int, tables: list[tuple
     field. Timed in one round, a slow minute moves both sides of a ratio, not one."""
     seats = [s for t in tables for s in t]
     own_fields = {s: [(s,) * players] for s in sorted(set(seats))}
+    default_field = get_game(game).strategies.default
     # the default field's runner first: its outputs, the largest, are the ones the others reuse
     default = _fast_runner(players, 1, games, None, game)
     mixed = _fast_runner(players, 1, games, tables, game)
+    # the default field's own games through the mixed field's kernel: the same games, only the
+    # kernel differs, so the ratio is what carrying the other bots costs and nothing else
+    through = _fast_runner(players, 1, games, None, game,
+                           compile_for=tuple(sorted(set(seats) | {default_field})))
     own = {s: _fast_runner(players, 1, games, field, game) for s, field in own_fields.items()}
     mixed_turns = turns_per_game(players, game, tables=tables)
     own_turns = {s: turns_per_game(players, game, tables=field) for s, field in own_fields.items()}
-    rates, vs_default, vs_own = [], [], []
-    for rate, default_rate, *own_rates in _rounds([mixed, default, *own.values()], repeat):
+    rates, vs_default, vs_own, vs_kernel = [], [], [], []
+    for rate, default_rate, through_rate, *own_rates in _rounds([mixed, default, through, *own.values()], repeat):
         turn_cost = {s: 1.0 / (r * own_turns[s]) for s, r in zip(own, own_rates)}
         alone = len(seats) / sum(turn_cost[s] for s in seats)
         rates.append(rate)
         vs_default.append(rate / default_rate)
         vs_own.append(rate * mixed_turns / alone)
+        vs_kernel.append(through_rate / default_rate)
     median = statistics.median(rates)
     return {"games_per_s": median, "turns_per_s": median * mixed_turns,
-            "vs_simple_field": statistics.median(vs_default), "vs_own_fields": statistics.median(vs_own)}
+            "vs_simple_field": statistics.median(vs_default), "vs_own_fields": statistics.median(vs_own),
+            "default_through_mixed_kernel": statistics.median(vs_kernel)}
 
 
 def turns_per_game(players: int, game: str = DEFAULT_GAME, games: int = 2000,
@@ -393,7 +409,8 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
             note = f"  {r['vs_one_thread']:7.2f}x one thread"
         if "vs_simple_field" in r:
             note = (f"  {r['vs_simple_field']:7.2f}x the {field} field, {r['vs_own_fields']:.2f}x its bots "
-                    f"each in a field of its own (turns/s)  ({r['field']})")
+                    f"each in a field of its own (turns/s); the {field} field's own games through this "
+                    f"field's kernel {r['default_through_mixed_kernel']:.2f}x through its own  ({r['field']})")
         turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
         if "decisions_per_s" in r:
             turns += f" {r['decisions_per_s']:>14,.0f} decisions/s"
