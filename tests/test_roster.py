@@ -14,6 +14,7 @@ import sys
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from numba import typeof
 
 import zsim.runner
 from analyses.play import Point, play_points
@@ -184,6 +185,40 @@ def test_a_rosters_dispatch_holds_its_strategies_alone():
     assert source.count("import_module(") == 2 and f"if sid == {sids['first']}:" in source
     with pytest.raises(TypeError, match="inside a numba kernel"):
         dispatcher("baumeister").decide_nb(None, 0, *range(14))
+
+
+def test_a_roster_splits_into_the_strategies_copied_in_and_those_called(monkeypatch):
+    """A strategy module's ``INLINE = True`` puts it in the part of a roster that
+    Baumeister copies into every site that asks a decision; the rest are called
+    (``table_nb.ask_nb``). A roster of one part alone has no other, and a roster
+    whose dispatch is a call already copies nothing in."""
+    from numba import njit
+
+    from zsim.roster import in_inline_part_nb, roster_parts
+
+    monkeypatch.setenv("ZSIM_ROSTER", "exact")
+    infos = registry("baumeister")
+    assert {n for n, i in infos.items() if i.inline} == {"first", "random"}
+    assert not any(i.inline for i in registry("zahltag").values())
+    sids = {n: i.sid for n, i in infos.items()}
+    mixed = roster("baumeister", ["value", "first", "random", "seller"])
+    typed = typeof(mixed)
+    inline, called = roster_parts(typed)
+    assert inline.sids == tuple(sorted((sids["first"], sids["random"])))
+    assert called.sids == tuple(sorted((sids["value"], sids["seller"])))
+    assert (inline.game, called.game) == ("baumeister", "baumeister")
+    assert roster_parts(typeof(roster("baumeister", ["first"]))) == (typeof(roster("baumeister", ["first"])), None)
+    assert roster_parts(typeof(roster("baumeister", ["value"])))[0] is None
+    assert roster_parts(typeof(roster("zahltag", ["simple", "random"])))[0] is None
+    every = typeof(Roster("baumeister", mixed.sids, calls=True))
+    assert roster_parts(every) == (None, every)
+
+    @njit
+    def copied_in(r, sid):
+        return in_inline_part_nb(r, sid)
+
+    assert [copied_in(mixed, s) for s in sorted(sids.values())] == \
+        [s in (sids["first"], sids["random"]) for s in sorted(sids.values())]
 
 
 def test_the_kernel_of_every_strategy_calls_its_dispatch(monkeypatch):

@@ -136,6 +136,64 @@ def seats_nb(typingctx, roster, players):
     return types.int64(roster, players), codegen
 
 
+def roster_parts(roster: RosterType) -> tuple[RosterType | None, RosterType | None]:
+    """A roster type split into the strategies its kernels may copy into every
+    site that asks a decision (a strategy module's ``INLINE = True``: a
+    decision of a few instructions) and the rest, which a game that asks for
+    the split calls as a kernel of their own (Baumeister: ``table_nb.ask_nb``);
+    None for an empty part. A roster whose dispatch is a call already
+    (``calls``) has no part to copy in."""
+    from zsim.strategy_registry import registry
+
+    if roster.calls:
+        return None, roster
+    inline = {info.sid for info in registry(roster.game).values() if info.inline}
+    parts = ([s for s in roster.sids if s in inline], [s for s in roster.sids if s not in inline])
+    return tuple(RosterType(roster.game, part, False, roster.seats) if part else None for part in parts)
+
+
+def _part_nb(inline: bool):
+    @intrinsic
+    def part_nb(typingctx, roster):
+        if not isinstance(roster, RosterType):
+            return None
+        part = roster_parts(roster)[0 if inline else 1]
+        if part is None:
+            return None
+
+        def codegen(context, builder, sig, args):
+            return context.get_constant_null(types.voidptr)
+
+        return part(roster), codegen
+
+    return part_nb
+
+
+#: the roster of the strategies of ``roster`` that are copied in (see :func:`roster_parts`)
+inline_part_nb = _part_nb(True)
+#: the roster of those that are called
+called_part_nb = _part_nb(False)
+
+
+@intrinsic
+def in_inline_part_nb(typingctx, roster, sid):
+    """Whether strategy id ``sid`` is in ``roster``'s inline part: a comparison
+    with each of its ids, constants in the code."""
+    if not isinstance(roster, RosterType) or not isinstance(sid, types.Integer):
+        return None
+    part = roster_parts(roster)[0]
+    ids = part.sids if part is not None else ()
+
+    def codegen(context, builder, sig, args):
+        value = context.cast(builder, args[1], sid, types.int64)
+        found = ir.Constant(ir.IntType(1), 0)
+        for s in ids:
+            found = builder.or_(found, builder.icmp_signed("==", value, value.type(s)))
+        return found
+
+    return types.boolean(roster, sid), codegen
+
+
 def everyone() -> bool:
     """Whether ``$ZSIM_ROSTER`` asks for one kernel of every installed strategy
     (``all``) instead of one per set of strategies played (``exact``, the

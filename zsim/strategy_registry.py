@@ -46,6 +46,7 @@ class StrategyInfo:
     fair: bool
     module: str
     game: str = DEFAULT_GAME
+    inline: bool = False          # the module's INLINE: its decisions may be copied into every site
 
 
 def registry(game: str = DEFAULT_GAME) -> dict[str, StrategyInfo]:
@@ -69,7 +70,8 @@ def _registry(game: str) -> dict[str, StrategyInfo]:
             raise ZsimError(f"strategy module {module_name} declares {', '.join(sorted(clash))}, "
                             f"which every {game} strategy already has")
         out[name] = StrategyInfo(name, len(out), module.DESCRIPTION, contract.common_params + own,
-                                 bool(getattr(module, "FAIR", True)), module_name, game)
+                                 bool(getattr(module, "FAIR", True)), module_name, game,
+                                 bool(getattr(module, "INLINE", False)))
     return out
 
 

@@ -9,6 +9,7 @@ DESCRIPTION = "the first option of every choice (builds when it can); opens at 1
               "is at most half its purse; never offers"
 PARAMS = ()
 FAIR = True
+INLINE = True     # a decision of a few instructions: copied into every site that asks one
 
 
 @hot_inline

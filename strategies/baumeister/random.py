@@ -9,6 +9,7 @@ NAME = "random"
 DESCRIPTION = "uniform over the legal moves; opens and raises uniformly up to its purse, offers uniformly"
 PARAMS = ()
 FAIR = True
+INLINE = True     # a decision of a few instructions: copied into every site that asks one
 
 
 @hot_inline

@@ -24,9 +24,10 @@ mem      one int64   loc, known, rows, city, st, pub and opts are views of it
          buffer      (``table_nb.views_nb``); a decision is passed ``mem`` alone
 =======  ==========  ====================================================
 
-Every decision goes through ``table_nb.ask_nb`` (one call of the strategy
-dispatch in the whole engine), which refuses an answer outside the options:
-the game then stops with ``game_out[G_ILLEGAL] = 1 + seat``. The rows and
+Every decision goes through ``table_nb.ask_nb``, which refuses an answer
+outside the options: the game then stops with ``game_out[G_ILLEGAL] = 1 +
+seat``. It copies the roster's small strategies (``INLINE = True``) into
+the site that asks and calls one kernel holding the dispatch over the rest. The rows and
 scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``; this module
 plays the turns: income, the auction, step 3 and the final round.
 
@@ -40,11 +41,13 @@ seconds sooner, at the same speed, for every strategy's kernel too
 step 3: as kernels of their own they compiled no faster; the target counts
 they and step 3 ask for, and the final scoring, are ``hot_flat`` too, since
 each call passed its arrays for a loop over a few seats or cells (1.035x at
-two players, 1.060x at four). ``ask_nb`` itself stays one compiled kernel:
-with every bot in the kernel, inlining it into its dozen call sites made the
-games 1.3x faster but the compile five times longer, and with a roster of
-``first`` alone, copying it in by LLVM gains 1.01x to 1.02x
-(docs/performance.md, tenth round).
+two players, 1.060x at four). The dispatch over the other strategies stays
+one compiled kernel (``table_nb.ask_called_nb``): with every bot in the
+kernel, inlining it into its dozen call sites made the games 1.3x faster but
+the compile five times longer, and with a roster of ``first`` alone, copying
+it in by LLVM gains 1.01x to 1.02x (docs/performance.md, tenth round). Only
+the small bots are copied in where the roster also holds the others, since
+the called kernel's size then cost each of their decisions (eleventh round).
 
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of

@@ -2,9 +2,12 @@
 of every answer, the die, and the two stacks (see engine_nb.py for the arrays)."""
 from __future__ import annotations
 
+from numba.extending import overload
+
 from zsim.games.baumeister import constants as K
-from zsim.jit import cold, grid_nb, hot, hot_inline, index_nb
+from zsim.jit import cold, grid_nb, hot, hot_flat, hot_inline, index_nb
 from zsim.rng import below_nb
+from zsim.roster import RosterType, called_part_nb, in_inline_part_nb, inline_part_nb, roster_parts
 from zsim.strategy_registry import dispatcher
 
 # strategy dispatch: compiled for each roster of strategies (see zsim.roster)
@@ -38,17 +41,40 @@ def mem_size(players, n_cards):
 
 
 # ------------------------------------------------------------------ asking
-@hot
 def ask_nb(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
     """The seat's answer to a decision with ``n`` options (an amount's low and
     high in opts[0], opts[1]); -1, with PUB_ILLEGAL set, for an answer outside them.
 
-    The game's arrays come as the one buffer they are views of: a call passes
-    every array as its pointer, shape and strides, and a dozen arrays made each
-    of a game's ~180 decisions push about a hundred words (docs/performance.md)."""
-    seat = index_nb(seat)
+    Compiled for the roster (:func:`_ask_for`). A roster of both kinds copies
+    the strategies whose modules say ``INLINE = True`` (``first``, ``random``:
+    a decision of a few instructions) into every site that asks, and asks the
+    rest through :func:`ask_called_nb`, one kernel holding the dispatch over
+    them alone: with the heuristic bots in the same kernel, each of ``first``'s
+    decisions paid for their size, 0.58x the speed of ``first``'s own kernel
+    (docs/performance.md, eleventh round). A roster of one kind is asked
+    through :func:`ask_called_nb` alone, which LLVM copies in itself when it
+    holds small bots only."""
+    raise TypeError("ask_nb is compiled for a roster: call it inside a numba kernel")
+
+
+@overload(ask_nb, inline="always")
+def _ask_for(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
+    if not isinstance(roster, RosterType):
+        return None
+    inline, called = roster_parts(roster)
+    if inline is None or called is None:
+        return lambda seat, kind, n, roster, ids, params, mem, deck, rules, rng: ask_called_nb(
+            seat, kind, n, roster, ids, params, mem, deck, rules, rng)
+    return lambda seat, kind, n, roster, ids, params, mem, deck, rules, rng: ask_split_nb(
+        seat, kind, n, roster, ids, params, mem, deck, rules, rng)
+
+
+@hot_flat
+def answer_nb(seat, kind, n, roster, sid, ids, params, mem, deck, rules, rng):
+    """Strategy ``sid``'s answer for ``seat`` (one of ``roster``), checked: -1, with
+    PUB_ILLEGAL set, for an answer outside the options. Copied in where it is asked."""
     loc, known, rows, city, st, pub, opts = views_nb(mem, ids.shape[0], deck.shape[0] - 1)
-    answer = decide_nb(roster, ids[seat], seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
+    answer = decide_nb(roster, sid, seat, kind, opts, n, params[seat], loc, known, rows, city, st, pub, deck,
                        rules, rng)
     if kind == K.D_OPEN or kind == K.D_BID or kind == K.D_OFFER:
         ok = opts[0] <= answer <= opts[1] or (answer == 0 and kind != K.D_OPEN)
@@ -58,6 +84,28 @@ def ask_nb(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
         pub[K.PUB_ILLEGAL] = 1 + seat
         return -1
     return answer
+
+
+@hot
+def ask_called_nb(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
+    """A decision asked through a call: the dispatch over ``roster`` copied into
+    this one kernel. The game's arrays come as the one buffer they are views of:
+    a call passes every array as its pointer, shape and strides, and a dozen
+    arrays made each of a game's ~180 decisions push about a hundred words
+    (docs/performance.md)."""
+    seat = index_nb(seat)
+    return answer_nb(seat, kind, n, roster, ids[seat], ids, params, mem, deck, rules, rng)
+
+
+@hot_flat
+def ask_split_nb(seat, kind, n, roster, ids, params, mem, deck, rules, rng):
+    """A decision of a roster of both kinds: an inline strategy's in the site that
+    asks it, any other's through :func:`ask_called_nb` over the called ones alone."""
+    seat = index_nb(seat)
+    sid = ids[seat]
+    if in_inline_part_nb(roster, sid):
+        return answer_nb(seat, kind, n, inline_part_nb(roster), sid, ids, params, mem, deck, rules, rng)
+    return ask_called_nb(seat, kind, n, called_part_nb(roster), ids, params, mem, deck, rules, rng)
 
 
 @hot
