@@ -21,6 +21,12 @@ A game may also compile a roster for its number of players
 are unrolled and a bot's loop over ``hand.shape[0]`` knows its length too.
 Each table size is then a compile of its own, cached like any other.
 
+A game may also split a roster (:func:`roster_parts`): the strategies
+whose modules say ``INLINE = True``, a decision of a few instructions, which
+it copies into every site that asks one, and the rest, which it calls as one
+kernel of their own. Baumeister does, so that ``first`` beside the heuristic
+bots does not pay for their size at each decision.
+
 Which roster plays a game never changes the game: the same ids reach the
 same strategy code. :func:`roster_of` refuses ids outside the roster, since
 the dispatch's last branch would otherwise play them as its last strategy.
