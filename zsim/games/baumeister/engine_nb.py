@@ -26,10 +26,11 @@ mem      one int64   loc, known, rows, city, st, pub and opts are views of it
 
 Every decision goes through ``table_nb.ask_nb``, which refuses an answer
 outside the options: the game then stops with ``game_out[G_ILLEGAL] = 1 +
-seat``. It copies the roster's small strategies (``INLINE = True``) into
-the site that asks and calls one kernel holding the dispatch over the rest. The rows and
-scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``; this module
-plays the turns: income, the auction, step 3 and the final round.
+seat``. It copies the roster's small strategies (``INLINE = True``) into the
+site that asks and calls one kernel holding the dispatch over the rest. The
+rows and scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``;
+this module plays the turns: income, the auction, step 3 and the final
+round.
 
 Every kernel that asks a decision (income, the auction, step 3, the build,
 an unsold card) is ``hot_flat``: typed once and copied by LLVM into its one
