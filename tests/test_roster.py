@@ -55,19 +55,25 @@ print(hits, misses)
 """
 
 
-#: Zahltag's default field at 2, 3 and 4 players through the kernels compiled
-#: for each table size: a digest of every output, and the seat counts compiled
+#: Zahltag's mixed tables: a different bot in each seat (the seat-by-seat bids
+#: of a kernel for several strategies, see resolve_nb.bids_nb)
+MIXED = ("random", "counter", "undercut", "simple")
+
+#: Zahltag's default field and a mixed table at 2, 3 and 4 players through the
+#: kernels compiled for each table size: a digest of every output, and the seat
+#: counts compiled
 _SEATS = """
 import hashlib
 from zsim.games.zahltag.batch_nb import play_blocks_nb
 from zsim.runner import Matchup, play_chunk
-for p in (2, 3, 4):
-    h = hashlib.sha256()
-    for a in play_chunk(Matchup(p, ("simple",) * p), 17, 0, 600):
-        h.update(a.tobytes())
-    print(p, h.hexdigest())
+for table in ("simple",) * 4, %r:
+    for p in (2, 3, 4):
+        h = hashlib.sha256()
+        for a in play_chunk(Matchup(p, table[:p]), 17, 0, 600):
+            h.update(a.tobytes())
+        print(p, h.hexdigest())
 print(sorted({str(sig).split(" seats)")[0][-1] for sig in play_blocks_nb.signatures if " seats)" in str(sig)}))
-"""
+""" % (MIXED,)
 
 
 def _seat_digests(background):
@@ -120,18 +126,20 @@ def test_zahltags_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any(
     """Zahltag's engine compiles a roster for its number of players
     (Roster.for_seats), the count a constant in its code; those kernels play
     the same games, every output bit for bit, as the kernel of every strategy,
-    which is compiled for any number."""
+    which is compiled for any number. A table of several bots is asked its
+    bids seat by seat there, and in a loop here."""
     import hashlib
 
     done = background.result(("roster-seats",), lambda: _seat_digests(background))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split("\n")
-    assert lines[3] == "['2', '3', '4']"
-    for p, line in zip((2, 3, 4), lines):
+    assert lines[6] == "['2', '3', '4']"
+    tables = [("simple",) * p for p in (2, 3, 4)] + [MIXED[:p] for p in (2, 3, 4)]
+    for table, line in zip(tables, lines):
         h = hashlib.sha256()
-        for a in zsim.runner.play_chunk(Matchup(p, ("simple",) * p), 17, 0, 600):   # ZSIM_ROSTER=all here
+        for a in zsim.runner.play_chunk(Matchup(len(table), table), 17, 0, 600):   # ZSIM_ROSTER=all here
             h.update(a.tobytes())
-        assert line == f"{p} {h.hexdigest()}"
+        assert line == f"{len(table)} {h.hexdigest()}"
 
 
 def test_a_roster_for_a_table_size_is_a_roster_of_its_own(monkeypatch):

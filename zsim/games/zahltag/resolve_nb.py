@@ -4,21 +4,23 @@ Paydays, sealed bids and their awards, cap penalties, eliminations and the
 final ranking, exactly as docs/rules.md states them, for ``engine_nb``'s
 turn loop. The bids with their award (every job) are inlined into it by
 numba (``hot_inline``), so that the bots they ask are compiled into the
-game once; the payday (a few times a game, from one call site) and the
-ranking are ``hot_flat``, typed once and inlined by LLVM; the penalty and
-the elimination are rare and are kernels of their own, compiled once
-instead of at every call site (docs/performance.md).
+game once (a kernel of several bots asks each seat its bid at a call site
+of its own, see :func:`bids_nb`); the payday (a few times a game, from one
+call site) and the ranking are ``hot_flat``, typed once and inlined by
+LLVM; the penalty and the elimination are rare and are kernels of their
+own, compiled once instead of at every call site (docs/performance.md).
 """
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import overload
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
 from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb
 from zsim.jit import hot, hot_flat, hot_inline, lanes_nb, set_lanes_nb
-from zsim.roster import seats_nb
+from zsim.roster import RosterType, seats_nb
 from zsim.strategy_registry import dispatcher
 
 bid_nb = dispatcher("zahltag").bid_nb
@@ -108,33 +110,105 @@ def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
     seat_out[s, K.S_JOB_INCOME] += gain
 
 
+def _seat_bid(s, low, n_bidders, need, roster, strat_ids, strat_params, hand, left, right, stacks, money,
+              alive, demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
+    """Seat ``s``'s sealed bid, checked, counted and written to ``bids``;
+    returns the lowest bid and the number of bidders so far."""
+    bids[s] = -1
+    if alive[s] != 0:
+        b = bid_nb(roster, strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
+                   alive, demand, pub, rules, rng)
+        # a bid is legal when it passes, or is 1..max_bid with the hand covering
+        # the job; checked and counted without a branch on the bid itself
+        short = np.int64(b < 1) | np.int64(b > max_bid) | np.int64(not hand_covers_nb(s, need, hand))
+        if b != K.PASS and short != 0:
+            game_out[K.G_ILLEGAL] += 1
+            b = K.PASS
+        bids[s] = b
+        bid = np.int64(b != K.PASS)
+        n_bidders += bid
+        seat_out[s, K.S_BIDS] += bid
+        seat_out[s, K.S_BID_SUM] += b
+        # a pass lands on the bid sum's column and adds nothing to it
+        seat_out[s, K.S_BID_HIST - 1 + min(b, K.BID_BINS)] += bid
+        low = min(low, b + (1 - bid) * (max_bid + 1))
+    return low, n_bidders
+
+
+# one seat's bid, compiled two ways (see bids_nb): copied into the caller's
+# numba IR, or typed once and copied in by LLVM at each of its call sites
+_seat_bid_nb = hot_inline(_seat_bid)
+_seat_flat_bid_nb = hot_flat(_seat_bid)
+
+
+def bids_nb(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand, pub,
+            rules, rng, seat_out, game_out, bids, max_bid):
+    """Every seat's sealed bid for a job, written to ``bids``; returns the
+    lowest bid and the number of bidders.
+
+    Compiled for the roster. A roster of one strategy asks the seats in a
+    loop. A roster of several, compiled for its number of players, asks each
+    seat at a call site of its own: in each copy the seat is a constant, so
+    the branch over the strategies at that site always goes the same way for
+    a table (one loop's branch sees the seats' strategies take turns) and the
+    strategy's code reads its rows at fixed offsets. The copies are LLVM's
+    (``hot_flat``): numba types the branch over every strategy once, where
+    copying it into the game's IR at each seat made a cold compile of the
+    eight bots' kernel twice as long (docs/performance.md, twelfth round)."""
+    raise TypeError("bids_nb runs inside a numba kernel")
+
+
+def _bids_in_a_loop(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand,
+                    pub, rules, rng, seat_out, game_out, bids, max_bid):
+    low = max_bid + 1
+    n_bidders = 0
+    for s in range(seats_nb(roster, hand.shape[0])):
+        low, n_bidders = _seat_bid_nb(s, low, n_bidders, need, roster, strat_ids, strat_params, hand, left,
+                                      right, stacks, money, alive, demand, pub, rules, rng, seat_out, game_out,
+                                      bids, max_bid)
+    return low, n_bidders
+
+
+def _bids_seat_by_seat(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
+                       demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
+    n_players = seats_nb(roster, hand.shape[0])      # a constant: the roster is for a table size
+    low, n_bidders = _seat_flat_bid_nb(0, max_bid + 1, 0, need, roster, strat_ids, strat_params, hand, left,
+                                       right, stacks, money, alive, demand, pub, rules, rng, seat_out,
+                                       game_out, bids, max_bid)
+    low, n_bidders = _seat_flat_bid_nb(1, low, n_bidders, need, roster, strat_ids, strat_params, hand, left,
+                                       right, stacks, money, alive, demand, pub, rules, rng, seat_out,
+                                       game_out, bids, max_bid)
+    if n_players > 2:
+        low, n_bidders = _seat_flat_bid_nb(2, low, n_bidders, need, roster, strat_ids, strat_params, hand,
+                                           left, right, stacks, money, alive, demand, pub, rules, rng,
+                                           seat_out, game_out, bids, max_bid)
+    if n_players > 3:
+        low, n_bidders = _seat_flat_bid_nb(3, low, n_bidders, need, roster, strat_ids, strat_params, hand,
+                                           left, right, stacks, money, alive, demand, pub, rules, rng,
+                                           seat_out, game_out, bids, max_bid)
+    return low, n_bidders
+
+
+@overload(bids_nb, inline="always")
+def _bids_for(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand, pub,
+              rules, rng, seat_out, game_out, bids, max_bid):
+    if not isinstance(roster, RosterType):
+        return None
+    # a roster that calls its dispatch (the suite's kernel of every strategy,
+    # built to compile fast) or plays any number of seats keeps the loop
+    if len(roster.sids) == 1 or roster.calls or not roster.seats:
+        return _bids_in_a_loop
+    return _bids_seat_by_seat
+
+
 @hot_inline
 def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
             elim, demand, pub, rules, rng, seat_out, game_out, scratch, log, max_bid):
     """Sealed bids for ``job``, the award and its payments; returns the event counter."""
     n_players = seats_nb(roster, hand.shape[0])
     bids = scratch[:n_players]
-    low = max_bid + 1
-    n_bidders = 0
-    for s in range(n_players):
-        bids[s] = -1
-        if alive[s] != 0:
-            b = bid_nb(roster, strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
-                       alive, demand, pub, rules, rng)
-            # a bid is legal when it passes, or is 1..max_bid with the hand covering
-            # the job; checked and counted without a branch on the bid itself
-            short = np.int64(b < 1) | np.int64(b > max_bid) | np.int64(not hand_covers_nb(s, need, hand))
-            if b != K.PASS and short != 0:
-                game_out[K.G_ILLEGAL] += 1
-                b = K.PASS
-            bids[s] = b
-            bid = np.int64(b != K.PASS)
-            n_bidders += bid
-            seat_out[s, K.S_BIDS] += bid
-            seat_out[s, K.S_BID_SUM] += b
-            # a pass lands on the bid sum's column and adds nothing to it
-            seat_out[s, K.S_BID_HIST - 1 + min(b, K.BID_BINS)] += bid
-            low = min(low, b + (1 - bid) * (max_bid + 1))
+    low, n_bidders = bids_nb(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
+                             demand, pub, rules, rng, seat_out, game_out, bids, max_bid)
     pub[K.PUB_JOBS_SINCE] += 1
     pub[K.PUB_LAST_PAYDAY] = 0
     if log is not None:
