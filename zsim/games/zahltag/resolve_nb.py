@@ -141,8 +141,8 @@ _seat_bid_nb = hot_inline(_seat_bid)
 _seat_flat_bid_nb = hot_flat(_seat_bid)
 
 
-def bids_nb(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand, pub,
-            rules, rng, seat_out, game_out, bids, max_bid):
+def bids_nb(n_players, need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand,
+            pub, rules, rng, seat_out, game_out, bids, max_bid):
     """Every seat's sealed bid for a job, written to ``bids``; returns the
     lowest bid and the number of bidders.
 
@@ -158,20 +158,20 @@ def bids_nb(need, roster, strat_ids, strat_params, hand, left, right, stacks, mo
     raise TypeError("bids_nb runs inside a numba kernel")
 
 
-def _bids_in_a_loop(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand,
-                    pub, rules, rng, seat_out, game_out, bids, max_bid):
+def _bids_in_a_loop(n_players, need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
+                    demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
     low = max_bid + 1
     n_bidders = 0
-    for s in range(seats_nb(roster, hand.shape[0])):
+    for s in range(n_players):
         low, n_bidders = _seat_bid_nb(s, low, n_bidders, need, roster, strat_ids, strat_params, hand, left,
                                       right, stacks, money, alive, demand, pub, rules, rng, seat_out, game_out,
                                       bids, max_bid)
     return low, n_bidders
 
 
-def _bids_seat_by_seat(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
-                       demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
-    n_players = seats_nb(roster, hand.shape[0])      # a constant: the roster is for a table size
+def _bids_seat_by_seat(n_players, need, roster, strat_ids, strat_params, hand, left, right, stacks, money,
+                       alive, demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
+    # n_players is a constant here (seats_nb of a roster for a table size)
     low, n_bidders = _seat_flat_bid_nb(0, max_bid + 1, 0, need, roster, strat_ids, strat_params, hand, left,
                                        right, stacks, money, alive, demand, pub, rules, rng, seat_out,
                                        game_out, bids, max_bid)
@@ -190,8 +190,8 @@ def _bids_seat_by_seat(need, roster, strat_ids, strat_params, hand, left, right,
 
 
 @overload(bids_nb, inline="always")
-def _bids_for(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive, demand, pub,
-              rules, rng, seat_out, game_out, bids, max_bid):
+def _bids_for(n_players, need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
+              demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
     if not isinstance(roster, RosterType):
         return None
     # a roster that calls its dispatch (the suite's kernel of every strategy,
@@ -207,8 +207,8 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     """Sealed bids for ``job``, the award and its payments; returns the event counter."""
     n_players = seats_nb(roster, hand.shape[0])
     bids = scratch[:n_players]
-    low, n_bidders = bids_nb(need, roster, strat_ids, strat_params, hand, left, right, stacks, money, alive,
-                             demand, pub, rules, rng, seat_out, game_out, bids, max_bid)
+    low, n_bidders = bids_nb(n_players, need, roster, strat_ids, strat_params, hand, left, right, stacks, money,
+                             alive, demand, pub, rules, rng, seat_out, game_out, bids, max_bid)
     pub[K.PUB_JOBS_SINCE] += 1
     pub[K.PUB_LAST_PAYDAY] = 0
     if log is not None:
