@@ -43,6 +43,9 @@ CONFIGS = {
     "tight": ({"start_money": 0, "max_bid": 6, "saboteurs": 1, "first_build_min": 1, "max_cards_per_build": 4,
                "hand_sabotage_min": 2, "max_turns": 14, "bonus_middle": 3}, 2_000, None),
     "small_deck": ({"saboteur": "any", "first_build_min": 2, "hand_sabotage_min": 3}, 2_000, SMALL),
+    # first builds of four or five cards: the build's search keeps its answers for two and three
+    # cards only (rows_nb.first_search_nb), so these builds mix kept answers and fresh searches
+    "big_first": ({"first_build_min": 4, "max_cards_per_build": 5}, 2_000, None),
 }
 
 FIELDS = {2: ["random", "first"], 3: ["first", "random", "random"], 4: ["random", "first", "random", "first"]}
@@ -286,6 +289,7 @@ EXERCISED = {
     "forbid": {"unsold": 100},
     "tight": {"insolvencies": 50, "max_turns": 20, "max_bid_hits": 1, "saboteurs_taken": 100},
     "small_deck": {"hand_attacks": 1, "cards_destroyed": 10},
+    "big_first": {"cards_built": 100_000, "building_attacks": 100},
 }
 
 

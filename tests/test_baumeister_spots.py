@@ -6,6 +6,10 @@ asking ``fits_at_nb`` at every position from one past the left end to one
 past the right end gives: the same positions, ascending, with the same
 masks. The cities here are built and broken with the engine's own
 ``place_nb`` and ``remove_nb``, so they carry closed ends and gaps as games do.
+
+A first build's search for two or three cards keeps its answers
+(``rows_nb.first_search_nb``); every answer, read back or searched, must be
+the search's own.
 """
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import numpy as np
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
-from zsim.games.baumeister.rows_nb import fits_at_nb, place_nb, reach_nb, remove_nb, spots_nb
+from zsim.games.baumeister.rows_nb import (first_search_nb, fits_at_nb, place_nb, reach_nb, remove_nb,
+                                           search_nb, spots_nb)
 
 CITIES = 400
 
@@ -73,3 +78,56 @@ def test_spots_are_the_positions_the_rules_open():
             assert reach_nb(0, final, rows, city, deck) == union
     # the cities exercised every shortcut: rows with gaps, closed ends and no card at all
     assert gaps > 20 and closed > 20 and empty > 5
+
+
+
+def test_a_first_builds_kept_answers_are_the_searchs():
+    """Hands of every size against an empty row, a row of one card on trial (out of the hand by its
+    ``loc``, still in the hand list, as a build tries it) and rows the answers are not kept for (two
+    cards, or a seat that has built before): ``first_search_nb`` answers as ``search_nb`` does, the
+    first time and when it reads the answer back; and it does read them back, where they are kept."""
+    deck = default_deck().arrays()
+    n_cards = deck.shape[0] - 1
+    rng = np.random.default_rng(20261205)
+    memo = np.zeros(K.MEMO_SIZE, np.int8)
+    saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
+    fit = np.zeros((K.MAX_BUILD + 2, K.W), np.int64)
+    asked = {True: 0, False: 0}
+    kinds = set()
+    questions = []
+    for _ in range(3000):
+        loc = np.zeros(n_cards + 1, np.int64)
+        rows = np.zeros((1, K.W), np.int64)
+        city = np.zeros((1, K.N_CITY), np.int64)
+        st = np.zeros((1, K.N_ST), np.int64)
+        hand = np.sort(rng.choice(np.arange(1, n_cards + 1), rng.integers(2, 9), replace=False))
+        st[0, K.ST_HAND] = len(hand)
+        st[0, K.ST_CARDS:K.ST_CARDS + len(hand)] = hand
+        loc[hand] = K.L_HAND
+        for c in hand[rng.permutation(len(hand))[:rng.integers(0, 3)]]:
+            p = K.OFF if city[0, K.C_COUNT] == 0 else city[0, K.C_RIGHT] + 1
+            place_nb(0, int(c), int(p), loc, rows, city, deck)
+        st[0, K.ST_BUILT_ONCE] = rng.random() < 0.1
+        for need in (2, 3):
+            for final in (0, 1):
+                want = search_nb(0, need, final, loc, rows, city, st, deck, saved, fit)
+                for _ in range(2):
+                    assert first_search_nb(0, need, final, loc, rows, city, st, deck, saved, fit, memo) == want, \
+                        (hand, rows[0, rows[0] != 0], st[0, K.ST_BUILT_ONCE], need, final)
+                asked[bool(want)] += 1
+                kept = city[0, K.C_COUNT] <= 1 and st[0, K.ST_BUILT_ONCE] == 0
+                kinds.add((int(city[0, K.C_COUNT]), int(st[0, K.ST_BUILT_ONCE]), need, final))
+                if len(questions) < 400:
+                    questions.append(((loc, rows, city, st), need, final, want, kept))
+    # both answers and every kind of row were asked
+    assert min(asked.values()) > 500
+    assert len(kinds) == 24
+    assert set(np.unique(memo)) == {0, 1, 2}
+    # with every kept answer turned round, the kept questions answer the other way and the rest as before
+    memo[memo != 0] = 3 - memo[memo != 0]
+    turned = 0
+    for (loc, rows, city, st), need, final, want, kept in questions:
+        got = first_search_nb(0, need, final, loc, rows, city, st, deck, saved, fit, memo)
+        assert got == (not want if kept else want)
+        turned += kept
+    assert 100 < turned < len(questions) - 50

@@ -37,6 +37,14 @@ MAX_CARDS = 100
 #: the most cards one build may place (rule max_cards_per_build)
 MAX_BUILD = 10
 
+#: the answers of a first build's search kept in the workspace (``rows_nb.first_search_nb``): for a row
+#: holding no card or one, a search for 2 or 3 more cards, indexed by the final round, the row (0 empty,
+#: 1 + the one card's type), the cards asked for less 2, and the hand's count of each type (at most 3) as
+#: base-4 digits; 0 not yet searched, else 1 + the answer
+MEMO_NEEDS = 2
+MEMO_HANDS = 4 ** N_TYPES
+MEMO_SIZE = 2 * (1 + N_TYPES) * MEMO_NEEDS * MEMO_HANDS
+
 # streams
 SHUFFLE_STREAM, TABLE_STREAM, N_STREAMS = 0, 5, 6
 SAB_FACE = 6                # the die's saboteur face (faces 1..5 are themselves)
@@ -109,7 +117,8 @@ END_STACK, END_TURNS, END_ILLEGAL = range(3)
 
 # the per-card log (batch_nb.play_blocks_nb given cards_out): cards_out[g, c, CL_*] for card c = 1..N (row 0 unused).
 # The workspace's ``sold`` [N + 1, N_SOLD] holds the first five while a game runs (one store each per
-# sale, in award_nb); the end is read from ``loc`` when the game is over.
+# sale, in award_nb); the end is read from ``loc`` when the game is over. A run without the log gets
+# a ``sold`` of no rows, and its games neither clear nor write it.
 CARD_COLUMNS = ("price", "turn", "buyer", "stack", "times_sold", "end", "owner")
 CL_PRICE, CL_TURN, CL_BUYER, CL_STACK, CL_TIMES, CL_END, CL_OWNER = range(len(CARD_COLUMNS))
 N_SOLD = 5                  # CL_PRICE .. CL_TIMES: what award_nb writes (the last sale of the card)

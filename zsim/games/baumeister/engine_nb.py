@@ -69,20 +69,24 @@ from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_n
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
 from zsim.jit import cold, hot, hot_flat, index_nb
-from zsim.rng import below_nb, seed_streams_nb
+from zsim.rng import seed_streams_nb, swap_partners_nb
 
 
 @cold
-def new_workspace_nb(n_players, n_cards):
+def new_workspace_nb(n_players, n_cards, log):
     """Per-thread scratch arrays, reused game after game: ``mem``, the buffer whose
-    views (``views_nb``) are the state a strategy reads, then the engine's own."""
+    views (``views_nb``) are the state a strategy reads, then the engine's own.
+    ``log``: keep each card's sales in ``sold`` (the per-card log); without it
+    ``sold`` has no rows and a game writes nothing there."""
     mem = np.zeros(mem_size(n_players, n_cards), np.int64)
     stacks = np.zeros((2, n_cards), np.int64)
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)
-    sold = np.zeros((n_cards + 1, K.N_SOLD), np.int64)
+    sold = np.zeros((n_cards + 1 if log else 0, K.N_SOLD), np.int64)
     fit = np.zeros((K.MAX_BUILD + 2, K.W), np.int64)
-    return mem, stacks, rng, saved, sold, fit
+    memo = np.zeros(K.MEMO_SIZE, np.int8)    # kept from game to game: the rules and the deck hold for a run
+    partners = np.zeros(n_cards, np.uint32)  # the shuffle's draws
+    return mem, stacks, rng, saved, sold, fit, memo, partners
 
 
 # ------------------------------------------------------------------ 1. income
@@ -216,7 +220,8 @@ def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub,
              game_out, sold):
     """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
     the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
-    (price, turn, buyer, stack, times sold: the per-card log; nothing reads it during the game)."""
+    (price, turn, buyer, stack, times sold: the per-card log; nothing reads it during the game) when
+    the run keeps that log (``sold`` has rows)."""
     players = pub[K.PUB_PLAYERS]
     a_broke = False
     while True:
@@ -240,11 +245,12 @@ def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub,
             t = deck[card, K.D_TYPE]
             game_out[K.G_SOLD + t] += 1
             game_out[K.G_PRICE + t] += bid
-            sold[card, K.CL_PRICE] = bid
-            sold[card, K.CL_TURN] = pub[K.PUB_TURN]
-            sold[card, K.CL_BUYER] = seat
-            sold[card, K.CL_STACK] = pub[K.PUB_STACK]
-            sold[card, K.CL_TIMES] += 1
+            if sold.shape[0] > 0:
+                sold[card, K.CL_PRICE] = bid
+                sold[card, K.CL_TURN] = pub[K.PUB_TURN]
+                sold[card, K.CL_BUYER] = seat
+                sold[card, K.CL_STACK] = pub[K.PUB_STACK]
+                sold[card, K.CL_TIMES] += 1
             return
         seat_out[seat, K.S_INSOLVENT] += 1
         seat_out[seat, K.S_PENALTY] += st[seat, K.ST_MONEY]
@@ -269,7 +275,7 @@ def need_of_nb(s, st, rules):
 
 @hot_flat
 def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-             fit, seat_out, game_out):
+             fit, memo, seat_out, game_out):
     need = need_of_nb(s, st, rules)
     n_first = -1                     # the first placement's spots, when this check listed them in fit[0]
     can_build = False
@@ -277,7 +283,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         if need == 1:                # the check for one card is the first placement's own walk
             n_first, can_build = one_card_nb(s, final, loc, rows, city, st, deck, fit[0])
         else:
-            can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
+            can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
     can_building = False
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
@@ -303,7 +309,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         action = opts[i]
     if action == K.A_BUILD:
         build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-                 saved, fit, seat_out)
+                 saved, fit, memo, seat_out)
     elif action == K.A_BUILDING:
         attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                            seat_out, game_out)
@@ -314,7 +320,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
 
 @hot_flat
 def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts,
-             rng, saved, fit, seat_out):
+             rng, saved, fit, memo, seat_out):
     """Up to R_MAX_BUILD placements, each asked of the seat, the first build of ``need`` cards at
     least. ``n_first`` >= 0: the first placement's spots are already in ``fit[0]`` (step 3's check
     for one card listed them; the city is unchanged)."""
@@ -335,7 +341,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         for t in range(K.N_TYPES):
             reps[t] = 0
         for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-            c = index_nb(st[s, j])
+            c = index_nb(st[s, index_nb(j)])
             t = index_nb(deck[c, K.D_TYPE])
             rep = reps[t]
             if rep != 0 and rest > 0:
@@ -359,7 +365,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
                     for i in range(K.N_CITY):
                         saved[0, i] = city[s, i]
                     place_nb(s, c, p, loc, rows, city, deck)
-                    ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit)
+                    ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo)
                     unplace_nb(s, c, p, saved[0], loc, rows, city)
                 if ok:
                     opts[n] = c * K.W + p
@@ -391,7 +397,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
 @hot
 def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    mem, stacks, rng, saved, sold, fit = ws
+    mem, stacks, rng, saved, sold, fit, memo, partners = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
     # the views made here, not passed in: their row lengths are constants to the compiler
@@ -408,19 +414,23 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
         st[s, :K.ST_CARDS + st[s, K.ST_HAND]] = 0
     city[:, :] = 0
     pub[:] = 0
-    sold[:, :] = 0
-    sold[:, K.CL_BUYER] = -1
-    sold[:, K.CL_STACK] = -1
+    if sold.shape[0] > 0:
+        sold[:, :] = 0
+        sold[:, K.CL_BUYER] = -1
+        sold[:, K.CL_STACK] = -1
     pub[K.PUB_PLAYERS] = players
     pub[K.PUB_N] = n_cards
     pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
     for s in range(players):
         st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
-    # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack
+    # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack. Every
+    # draw first (one loop with nothing carried from draw to draw), then the swaps (zsim.rng)
     for i in range(n_cards):
         opts[i] = i + 1
-    for i in range(n_cards - 1, 0, -1):
-        j = below_nb(rng, K.SHUFFLE_STREAM, i + 1)
+    swap_partners_nb(rng, K.SHUFFLE_STREAM, n_cards, partners)
+    for k in range(n_cards - 1):
+        i = index_nb(n_cards - 1 - k)
+        j = index_nb(np.int64(partners[k]))
         tmp = opts[i]
         opts[i] = opts[j]
         opts[j] = tmp
@@ -455,7 +465,7 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
                 break
             pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
         step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                 saved, fit, seat_out, game_out)
+                 saved, fit, memo, seat_out, game_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
         if final == 0:

@@ -56,7 +56,7 @@ def _compile_the_game_first(deck_a, n_cards, rules_a, roster, ids, params) -> No
 
     players = len(ids)
     compile_ahead(play_game_nb, np.uint64(0), deck_a, rules_a, roster, ids, params,
-                  new_workspace_nb(players, n_cards), np.zeros((players, K.N_SEAT_STATS), np.int64),
+                  new_workspace_nb(players, n_cards, False), np.zeros((players, K.N_SEAT_STATS), np.int64),
                   np.zeros(K.N_GAME_STATS, np.int64))
 
 

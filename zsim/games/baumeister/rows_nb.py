@@ -43,10 +43,10 @@ def fits_at_nb(s, p, final, rows, city, deck):
 def hand_add_nb(s, c, st):
     """Card ``c`` joins seat ``s``'s hand (kept ascending)."""
     n = st[s, K.ST_HAND]
-    i = K.ST_CARDS + n
-    while i > K.ST_CARDS and st[s, i - 1] > c:
-        st[s, i] = st[s, i - 1]
-        i -= 1
+    i = index_nb(K.ST_CARDS + n)
+    while i > K.ST_CARDS and st[s, index_nb(i - 1)] > c:
+        st[s, i] = st[s, index_nb(i - 1)]
+        i = index_nb(i - 1)
     st[s, i] = c
     st[s, K.ST_HAND] = n + 1
 
@@ -54,13 +54,13 @@ def hand_add_nb(s, c, st):
 @hot
 def hand_drop_nb(s, c, st):
     """Card ``c`` leaves seat ``s``'s hand."""
-    end = K.ST_CARDS + st[s, K.ST_HAND] - 1
-    i = K.ST_CARDS
+    end = index_nb(K.ST_CARDS + st[s, K.ST_HAND] - 1)
+    i = index_nb(K.ST_CARDS)
     while st[s, i] != c:
-        i += 1
+        i = index_nb(i + 1)
     while i < end:
-        st[s, i] = st[s, i + 1]
-        i += 1
+        st[s, i] = st[s, index_nb(i + 1)]
+        i = index_nb(i + 1)
     st[s, end] = 0                       # the slots past the hand stay 0
     st[s, K.ST_HAND] -= 1
 
@@ -186,9 +186,10 @@ def reach_nb(s, final, rows, city, deck):
 
 
 @hot_inline
-def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
+def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo):
     """Can ``need`` more cards of seat ``s``'s hand be placed one after
-    another? (``saved``, ``fit``: scratch rows, one per level of the search.)
+    another? (``saved``, ``fit``: scratch rows, one per level of the search;
+    ``memo``: the first builds' answers, see :func:`first_search_nb`.)
     Cards placed on trial further up the search are out of the hand by their
     ``loc``; the hand list still holds them.
 
@@ -196,14 +197,50 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     (every turn after a seat's first build), which needs no search, only
     the union of the positions' masks against the types in hand; a call
     would push every array argument for that. Two or more go to
-    :func:`search_nb`."""
+    :func:`first_search_nb`."""
     if need <= 0:
         return True
     if st[s, K.ST_HAND] < need:
         return False
     if need > 1:
-        return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
+        return first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
     return one_card_nb(s, final, loc, rows, city, st, deck, fit[1])[1]
+
+
+@hot_flat
+def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo):
+    """:func:`search_nb`, its answer kept in ``memo`` where it depends on the hand's
+    types alone. Only a first build asks for two cards or more, so its row holds
+    nothing but the build's own trial placements: empty before it (step 3's check,
+    every turn until the first build) or one card at position 0 after its first
+    (that card's type says which end it closed). The answer then depends on the
+    final round, the row's card, the number asked and how many cards of each type
+    the hand holds (more than the number asked cannot help), and the rules and the
+    deck, which hold for a whole run; so each such question is searched once per
+    workspace (``constants.MEMO_SIZE``) and the game reads the answer after that.
+    Other questions (a first build of four cards or more) are searched each time."""
+    s = index_nb(s)
+    count = city[s, K.C_COUNT]
+    if need > K.MEMO_NEEDS + 1 or count > 1 or st[s, K.ST_BUILT_ONCE] != 0:
+        return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
+    row = 0
+    if count == 1:
+        row = 1 + deck[index_nb(rows[s, K.OFF]), K.D_TYPE]
+    hand = K.L_HAND + s
+    packed = 0                           # 8 bits a type: a hand holds at most MAX_CARDS
+    for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+        c = index_nb(st[s, index_nb(j)])
+        if loc[c] == hand:
+            packed += 1 << (8 * deck[c, K.D_TYPE])
+    code = 0
+    for t in range(K.N_TYPES):
+        code |= min((packed >> (8 * t)) & 255, need) << (2 * t)
+    i = index_nb((((final * (1 + K.N_TYPES) + row) * K.MEMO_NEEDS + need - 2) * K.MEMO_HANDS) | code)
+    known = memo[i]
+    if known == 0:
+        known = 2 if search_nb(s, need, final, loc, rows, city, st, deck, saved, fit) else 1
+        memo[i] = known
+    return known == 2
 
 
 @hot_inline
@@ -215,7 +252,7 @@ def one_card_nb(s, final, loc, rows, city, st, deck, out):
     n_spots, anywhere = spots_nb(s, final, rows, city, deck, out)
     hand = K.L_HAND + s
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-        c = index_nb(st[s, j])
+        c = index_nb(st[s, index_nb(j)])
         if loc[c] == hand and (anywhere >> deck[c, K.D_TYPE]) & 1 != 0:
             return n_spots, True
     return n_spots, False
@@ -237,7 +274,7 @@ def search_nb(s, need, final, loc, rows, city, st, deck, saved, fit):
     hand = K.L_HAND + s
     tried = 0
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-        c = index_nb(st[s, j])
+        c = index_nb(st[s, index_nb(j)])
         if loc[c] != hand:
             continue
         # whether a card may go somewhere depends on its type alone: one card of each type will do
@@ -295,7 +332,7 @@ def score_nb(s, rows, city, st, deck, rules, seat_out):
             corners = rules[K.R_BONUS_CORNERS]
     hand = 0
     for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-        hand += deck[st[s, j], K.D_VALUE]
+        hand += deck[st[s, index_nb(j)], K.D_VALUE]
     seat_out[s, K.S_BUILT] = built
     seat_out[s, K.S_COMPLETE] = 1 if complete else 0
     seat_out[s, K.S_MIDDLE] = middle
