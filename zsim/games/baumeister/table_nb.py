@@ -134,7 +134,8 @@ def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city
         k = opts[i]
     n = pub[K.PUB_N]
     size = pub[K.PUB_SIZE_OPEN + k]
-    stacks[k, (pub[K.PUB_HEAD_OPEN + k] + size) % n] = card
+    at = pub[K.PUB_HEAD_OPEN + k] + size      # head < n and size < n: one turn of the ring at most
+    stacks[k, at - n if at >= n else at] = card
     pub[K.PUB_SIZE_OPEN + k] = size + 1
     if k == K.STACK_OPEN and size == 0:
         pub[K.PUB_OPEN_TOP] = card
@@ -145,14 +146,16 @@ def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city
 
 @hot
 def pop_top_nb(k, pub, stacks):
-    """Take the top card of stack ``k``."""
+    """Take the top card of stack ``k``. (The ring's next slot by a comparison: ``%``
+    is a division, tens of cycles, twice for each of a game's auctions.)"""
     n = pub[K.PUB_N]
     head = pub[K.PUB_HEAD_OPEN + k]
     card = stacks[k, head]
-    pub[K.PUB_HEAD_OPEN + k] = (head + 1) % n
+    head = head + 1 if head + 1 < n else 0
+    pub[K.PUB_HEAD_OPEN + k] = head
     pub[K.PUB_SIZE_OPEN + k] -= 1
     if k == K.STACK_OPEN:
-        pub[K.PUB_OPEN_TOP] = stacks[k, (head + 1) % n] if pub[K.PUB_SIZE_OPEN] > 0 else 0
+        pub[K.PUB_OPEN_TOP] = stacks[k, head] if pub[K.PUB_SIZE_OPEN] > 0 else 0
     return card
 
 
