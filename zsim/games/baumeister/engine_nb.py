@@ -188,6 +188,7 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
         at = index_nb(at + 1 if at + 1 < players else 0)
         while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
             at = index_nb(at + 1 if at + 1 < players else 0)
+        at = index_nb(at)            # told again: LLVM loses what it was told through the loop's phi
         if at == announce_at:
             announce_at = -1
             pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
