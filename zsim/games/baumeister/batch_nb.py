@@ -31,7 +31,8 @@ def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_p
     n_cards = deck.shape[0] - 1
     seed = np.uint64(run_seed)
     log = cards_out.shape[0] > 0
-    ws = new_workspace_nb(n_players, n_cards, log)     # every game sets up all of it
+    # every game sets up all of it but ``memo``, the first builds' answers, which hold for the run
+    ws = new_workspace_nb(n_players, n_cards, log)
     mem, sold = ws[0], ws[4]
     loc = views_nb(mem, n_players, n_cards)[0]
     while True:

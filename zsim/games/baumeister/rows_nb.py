@@ -218,7 +218,9 @@ def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
     the hand holds (more than the number asked cannot help), and the rules and the
     deck, which hold for a whole run; so each such question is searched once per
     workspace (``constants.MEMO_SIZE``) and the game reads the answer after that.
-    Other questions (a first build of four cards or more) are searched each time."""
+    A kept answer is the search's own, so what a thread's workspace holds (which
+    games it played before) changes nothing in a game. Other questions (a first
+    build of four cards or more) are searched each time."""
     s = index_nb(s)
     count = city[s, K.C_COUNT]
     if need > K.MEMO_NEEDS + 1 or count > 1 or st[s, K.ST_BUILT_ONCE] != 0:
