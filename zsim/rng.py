@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.jit import hot, hot_inline
+from zsim.jit import hot, hot_flat, hot_inline, index_nb
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -142,3 +142,18 @@ def swap_partners_nb(states, stream, n, partners):
         partners[k] = np.uint32(((z >> _S32) * np.uint64(n - k)) >> _S32)
     if m > 0:
         states[stream] = start + np.uint64(m) * _GAMMA_U
+
+
+@hot_flat
+def shuffle_nb(arr, lo, hi, states, stream, partners):
+    """:func:`fisher_yates` in place over ``arr[lo:hi]`` (``arr[lo]`` the top)
+    on stream ``stream``: every draw first, into ``partners``
+    (:func:`swap_partners_nb`), then the swaps."""
+    n = hi - lo
+    swap_partners_nb(states, stream, n, partners)
+    for k in range(n - 1):
+        i = index_nb(lo + n - 1 - k)
+        j = index_nb(lo + np.int64(partners[k]))
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp

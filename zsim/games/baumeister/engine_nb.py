@@ -69,7 +69,7 @@ from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_n
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
 from zsim.jit import cold, hot, hot_flat, index_nb
-from zsim.rng import seed_streams_nb, swap_partners_nb
+from zsim.rng import seed_streams_nb, shuffle_nb
 
 
 @cold
@@ -424,17 +424,10 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
     for s in range(players):
         st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
-    # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack. Every
-    # draw first (one loop with nothing carried from draw to draw), then the swaps (zsim.rng)
+    # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack
     for i in range(n_cards):
         opts[i] = i + 1
-    swap_partners_nb(rng, K.SHUFFLE_STREAM, n_cards, partners)
-    for k in range(n_cards - 1):
-        i = index_nb(n_cards - 1 - k)
-        j = index_nb(np.int64(partners[k]))
-        tmp = opts[i]
-        opts[i] = opts[j]
-        opts[j] = tmp
+    shuffle_nb(opts, 0, n_cards, rng, K.SHUFFLE_STREAM, partners)
     half = (n_cards + 1) // 2
     for i in range(half):
         stacks[K.STACK_OPEN, i] = opts[i]

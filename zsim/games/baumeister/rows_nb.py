@@ -238,11 +238,11 @@ def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
     for t in range(K.N_TYPES):
         code |= min((packed >> (8 * t)) & 255, need) << (2 * t)
     i = index_nb((((final * (1 + K.N_TYPES) + row) * K.MEMO_NEEDS + need - 2) * K.MEMO_HANDS) | code)
-    known = memo[i]
-    if known == 0:
-        known = 2 if search_nb(s, need, final, loc, rows, city, st, deck, saved, fit) else 1
-        memo[i] = known
-    return known == 2
+    kept = memo[i]
+    if kept == 0:
+        kept = 2 if search_nb(s, need, final, loc, rows, city, st, deck, saved, fit) else 1
+        memo[i] = kept
+    return kept == 2
 
 
 @hot_inline

@@ -51,7 +51,7 @@ from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payda
                                            rank_nb)
 from zsim.jit import cold, hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
 from zsim.roster import seats_nb
-from zsim.rng import DECK_STREAM, seed_streams_nb, swap_partners_nb
+from zsim.rng import DECK_STREAM, seed_streams_nb, shuffle_nb
 from zsim.strategy_registry import dispatcher
 
 # strategy dispatch: generated for the installed strategies (see strategy_registry)
@@ -87,20 +87,6 @@ def new_workspace_nb(n_players, needs, n_cards):
 
 
 # ------------------------------------------------------------------ helpers
-@hot_flat
-def shuffle_nb(arr, lo, hi, rng, partners):
-    """Fisher-Yates over arr[lo:hi] on the deck stream (docs/rules.md): every
-    draw first, into ``partners``, then the swaps (``zsim.rng.swap_partners_nb``)."""
-    n = hi - lo
-    swap_partners_nb(rng, DECK_STREAM, n, partners)
-    for k in range(n - 1):
-        i = index_nb(lo + n - 1 - k)
-        j = index_nb(lo + np.int64(partners[k]))
-        tmp = arr[i]
-        arr[i] = arr[j]
-        arr[j] = tmp
-
-
 @hot_flat
 def _apply_adjust_nb(seat, act, hand, stacks, pub):
     if act == K.ACT_NONE:
@@ -166,7 +152,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         for _ in range(rules[K.R_SUPPLY + t]):
             pile[n_pile] = t
             n_pile += 1
-    shuffle_nb(pile, 0, n_pile, rng, partners)
+    shuffle_nb(pile, 0, n_pile, rng, DECK_STREAM, partners)
     stock = np.int64(0)                  # the supply as lanes, built in a register: four counts
     for t in range(K.N_TYPES):           # stored one by one and read back as a row would stall
         stock += rules[K.R_SUPPLY + t] * lane_unit_nb(t)
@@ -189,7 +175,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         deck[j] = j
     for j in range(n_jobs, n_cards):
         deck[j] = K.PAYDAY
-    shuffle_nb(deck, 0, n_cards, rng, partners)
+    shuffle_nb(deck, 0, n_cards, rng, DECK_STREAM, partners)
     for t in range(K.N_TYPES):
         demand[t] = deck_demand[t]
     for i in range(K.N_PUB):
@@ -296,7 +282,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                     event_nb(log, LOG_REVEAL, 2, card, 0, 0)
                 if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
                     top -= 1
-                    shuffle_nb(deck, top, n_cards, rng, partners)
+                    shuffle_nb(deck, top, n_cards, rng, DECK_STREAM, partners)
                     game_out[K.G_RESHUFFLES] += 1
                     if log is not None:
                         log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
@@ -312,7 +298,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 end_reason = end_reason_nb(pub, rules)
                 break
             if forced:
-                shuffle_nb(deck, top, n_cards, rng, partners)
+                shuffle_nb(deck, top, n_cards, rng, DECK_STREAM, partners)
                 game_out[K.G_RESHUFFLES] += 1
                 if log is not None:
                     log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_FORCED, deck, top, n_cards)
