@@ -203,6 +203,29 @@ def grid_nb(typingctx, mem, start, n_rows, n_cols):
 
 
 @intrinsic
+def cols_nb(typingctx, a, n_cols):
+    """The C-contiguous 2-D array ``a``, whose rows the caller knows hold
+    ``n_cols`` items, as a view whose row length the compiler sees: with
+    ``n_cols`` a constant, ``a[i, j]`` is a shift and an add, where an
+    argument's row stride is a multiply by a value kept in a register (or
+    loaded from the stack) at every access. Checks nothing."""
+    if not (isinstance(a, types.Array) and a.ndim == 2 and a.layout == "C"):
+        return None
+
+    def codegen(context, builder, sig, args):
+        src = make_array(a)(context, builder, args[0])
+        cols = context.cast(builder, args[1], sig.args[1], types.intp)
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(a.dtype)))
+        rows = builder.extract_value(src.shape, 0)
+        out = make_array(a)(context, builder)
+        populate_array(out, data=src.data, shape=[rows, cols], strides=[builder.mul(cols, itemsize), itemsize],
+                       itemsize=itemsize, meminfo=src.meminfo)
+        return impl_ret_borrowed(context, builder, a, out._getvalue())
+
+    return a(a, n_cols), codegen
+
+
+@intrinsic
 def index_nb(typingctx, x):
     """``x``, an integer the caller knows is not negative (a seat, a card, a
     row index), with that fact told to LLVM (``llvm.assume``). numba indexes

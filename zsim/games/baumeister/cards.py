@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from zsim.data_files import read_data_file
+from zsim.games.baumeister import constants as K
 from zsim.errors import ZsimError
 
 COLUMNS = ("card", "type", "value", "shields", "coins")
@@ -62,7 +63,7 @@ class Deck:
 
     def arrays(self) -> np.ndarray:
         """int64 [N + 1, 4]: type, value, shields, coins of card 1..N (row 0 unused)."""
-        out = np.zeros((self.n + 1, 4), dtype=np.int64)
+        out = np.zeros((self.n + 1, K.N_DECK), dtype=np.int64)
         for c in self.cards:
             out[c.number] = (c.type, c.value, c.shields, c.coins)
         return out

@@ -32,7 +32,7 @@ N_TYPES = 5
 CORNER, TOWER, GATE, HALL, CHURCH = range(N_TYPES)
 TYPES = ("corner_tower", "tower", "city_gate", "town_hall", "church")
 #: deck columns: deck[c] = (type, value, shields, coins) of card c (row 0 unused)
-D_TYPE, D_VALUE, D_SHIELDS, D_COINS = range(4)
+D_TYPE, D_VALUE, D_SHIELDS, D_COINS, N_DECK = range(5)
 MAX_CARDS = 100
 #: the most cards one build may place (rule max_cards_per_build)
 MAX_BUILD = 10
@@ -131,6 +131,10 @@ CE_STACK, CE_HAND, CE_CITY = range(3)
 KIN = np.array([TOWER, TOWER, GATE, HALL, CHURCH], dtype=np.int64)
 #: bit t of every type: a mask of the types that may go somewhere
 ALL_TYPES = (1 << N_TYPES) - 1
+#: for a mask m of types, the bits of the engine's count of each type in a hand (8 bits a type,
+#: ``rows_nb.hand_in_nb``) that belong to m: ``holds[s] & HELD[m] != 0`` when the hand holds one of them
+HELD = np.array([sum(255 << (8 * t) for t in range(N_TYPES) if m >> t & 1) for m in range(1 << N_TYPES)],
+                dtype=np.int64)
 #: the types a card of type t rules out beside it (its own neighbour class), as bits
 SAME_KIN = np.array([sum(1 << u for u in range(N_TYPES) if KIN[u] == KIN[t]) for t in range(N_TYPES)],
                     dtype=np.int64)

@@ -22,6 +22,8 @@ opts     [MAX_OPTS]  the options of the decision being asked
 rng      [6] uint64  streams: 0 the shuffle, 1 + seat strategies, 5 the table
 mem      one int64   loc, known, rows, city, st, pub and opts are views of it
          buffer      (``table_nb.views_nb``); a decision is passed ``mem`` alone
+holds    [P]         each hand's count of each type, 8 bits a type (the engine's
+                     own, kept as cards come and go: step 3 asks it, not the hand)
 =======  ==========  ====================================================
 
 Every decision goes through ``table_nb.ask_nb``, which refuses an answer
@@ -63,12 +65,12 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, one_card_nb, place_nb, spots_nb,
+from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, hand_in_nb, place_nb, spots_nb,
                                            score_nb, unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
-from zsim.jit import cold, hot, hot_flat, index_nb
+from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb
 from zsim.rng import seed_streams_nb, shuffle_nb
 
 
@@ -86,7 +88,8 @@ def new_workspace_nb(n_players, n_cards, log):
     fit = np.zeros((K.MAX_BUILD + 2, K.W), np.int64)
     memo = np.zeros(K.MEMO_SIZE, np.int8)    # kept from game to game: the rules and the deck hold for a run
     partners = np.zeros(n_cards, np.uint32)  # the shuffle's draws
-    return mem, stacks, rng, saved, sold, fit, memo, partners
+    holds = np.zeros(n_players, np.int64)    # each hand's count of each type (``hand_in_nb``)
+    return mem, stacks, rng, saved, sold, fit, memo, partners, holds
 
 
 # ------------------------------------------------------------------ 1. income
@@ -131,7 +134,7 @@ def cap_nb(money, max_bid, forbid):
 
 @hot_flat
 def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-               game_out, sold):
+               game_out, sold, holds):
     players = pub[K.PUB_PLAYERS]
     n = 0
     if pub[K.PUB_SIZE_OPEN] > 0:
@@ -146,7 +149,7 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
         if i < 0:
             return
     k = opts[i]
-    card = pop_top_nb(k, pub, stacks)
+    card = index_nb(pop_top_nb(k, pub, stacks))
     loc[card] = K.L_AUCTION
     if k == K.STACK_HIDDEN:
         known[a, card] = 1
@@ -212,24 +215,23 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
         else:
             st[at, K.ST_ACTIVE] = 0
             active -= 1
-    award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-             game_out, sold)
+    award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+             stacks, seat_out, game_out, sold, holds)
 
 
 @hot_flat
-def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-             game_out, sold):
-    """The highest last bid pays; an insolvent bidder pays their purse as a penalty and the next one down
-    the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
+def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+             stacks, seat_out, game_out, sold, holds):
+    """The highest last bid (``high``, ``high_seat``'s) pays; an insolvent bidder pays their purse as a
+    penalty and the next one down the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
     (price, turn, buyer, stack, times sold: the per-card log; nothing reads it during the game) when
     the run keeps that log (``sold`` has rows)."""
     players = pub[K.PUB_PLAYERS]
     a_broke = False
+    # every bid beat the one before, so the highest last bid is the high bid: only an
+    # insolvent payer sends the search down the chain of last bids
+    seat, bid = high_seat, high
     while True:
-        seat, bid = -1, 0
-        for t in range(players):
-            if st[t, K.ST_LAST_BID] > bid:
-                seat, bid = t, st[t, K.ST_LAST_BID]
         if seat < 0:
             break
         st[seat, K.ST_LAST_BID] = 0
@@ -239,11 +241,12 @@ def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub,
             st[a, K.ST_MONEY] += to_a
             loc[card] = K.L_HAND + seat
             known[seat, card] = 1
+            t = index_nb(deck[card, K.D_TYPE])
             hand_add_nb(seat, card, st)
+            holds[seat] += hand_in_nb(t)
             seat_out[seat, K.S_CARDS_WON] += 1
             seat_out[seat, K.S_PAID] += bid
             seat_out[a, K.S_SALES] += to_a
-            t = deck[card, K.D_TYPE]
             game_out[K.G_SOLD + t] += 1
             game_out[K.G_PRICE + t] += bid
             if sold.shape[0] > 0:
@@ -259,6 +262,10 @@ def award_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub,
         game_out[K.G_INSOLVENCIES] += 1
         if seat == a:
             a_broke = True
+        seat, bid = -1, 0
+        for t in range(players):
+            if st[t, K.ST_LAST_BID] > bid:
+                seat, bid = t, st[t, K.ST_LAST_BID]
     unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
 
 
@@ -276,13 +283,14 @@ def need_of_nb(s, st, rules):
 
 @hot_flat
 def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-             fit, memo, seat_out, game_out):
+             fit, memo, holds, seat_out, game_out):
     need = need_of_nb(s, st, rules)
     n_first = -1                     # the first placement's spots, when this check listed them in fit[0]
     can_build = False
     if st[s, K.ST_HAND] > 0:
         if need == 1:                # the check for one card is the first placement's own walk
-            n_first, can_build = one_card_nb(s, final, loc, rows, city, st, deck, fit[0])
+            n_first, anywhere = spots_nb(s, final, rows, city, deck, fit[0])
+            can_build = holds[s] & K.HELD[index_nb(anywhere)] != 0
         else:
             can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
     can_building = False
@@ -310,18 +318,18 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         action = opts[i]
     if action == K.A_BUILD:
         build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-                 saved, fit, memo, seat_out)
+                 saved, fit, memo, holds, seat_out)
     elif action == K.A_BUILDING:
         attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                            seat_out, game_out)
     elif action == K.A_HAND:
         attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                       seat_out, game_out)
+                       holds, seat_out, game_out)
 
 
 @hot_flat
 def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts,
-             rng, saved, fit, memo, seat_out):
+             rng, saved, fit, memo, holds, seat_out):
     """Up to R_MAX_BUILD placements, each asked of the seat, the first build of ``need`` cards at
     least. ``n_first`` >= 0: the first placement's spots are already in ``fit[0]`` (step 3's check
     for one card listed them; the city is unchanged)."""
@@ -338,24 +346,24 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         else:
             n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
         n = 0
-        reps = saved[K.MAX_BUILD + 1]        # the first card in hand of each type, this placement
-        for t in range(K.N_TYPES):
-            reps[t] = 0
+        seen = 0                             # with cards to follow: the types met in hand so far,
+        reps = saved[K.MAX_BUILD + 1]        # and the first card of each
         for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
             c = index_nb(st[s, index_nb(j)])
             t = index_nb(deck[c, K.D_TYPE])
-            rep = reps[t]
-            if rep != 0 and rest > 0:
-                # a card goes where the first of its type may go (legality and what can follow
-                # depend on the type alone): copy those positions instead of searching again
-                n_rep = n
-                for i in range(n_rep):
-                    o = index_nb(opts[i])          # a placement: card * W + position
-                    if o // K.W == rep:
-                        opts[n] = c * K.W + (o - rep * K.W)
-                        n += 1
-                continue
-            if rep == 0:
+            if rest > 0:
+                if seen >> t & 1 != 0:
+                    # a card goes where the first of its type may go (legality and what can follow
+                    # depend on the type alone): copy those positions instead of searching again
+                    rep = reps[t]
+                    n_rep = n
+                    for i in range(n_rep):
+                        o = index_nb(opts[i])          # a placement: card * W + position
+                        if o // K.W == rep:
+                            opts[index_nb(n)] = c * K.W + (o - rep * K.W)
+                            n += 1
+                    continue
+                seen |= 1 << t
                 reps[t] = c
             for q in range(n_spots):
                 if (spots[q] >> t) & 1 == 0:
@@ -369,7 +377,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
                     ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo)
                     unplace_nb(s, c, p, saved[0], loc, rows, city)
                 if ok:
-                    opts[n] = c * K.W + p
+                    opts[index_nb(n)] = c * K.W + p
                     n += 1
         if placed >= need:
             opts[n] = K.PLACE_STOP
@@ -388,6 +396,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         c = choice // K.W
         place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
         hand_drop_nb(s, c, st)
+        holds[s] -= hand_in_nb(deck[c, K.D_TYPE])
         known[:, c] = 1
         placed += 1
     st[s, K.ST_BUILT_ONCE] = 1
@@ -398,9 +407,12 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
 @hot
 def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
     """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
-    mem, stacks, rng, saved, sold, fit, memo, partners = ws
+    mem, stacks, rng, saved, sold, fit, memo, partners, holds = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
+    # row lengths the compiler sees: a card's type or a seat's count is a shift away, not a multiply
+    deck = cols_nb(deck, K.N_DECK)
+    seat_out = cols_nb(seat_out, K.N_SEAT_STATS)
     # the views made here, not passed in: their row lengths are constants to the compiler
     loc, known, rows, city, st, pub, opts = views_nb(mem, players, n_cards)
     seed_streams_nb(key, rng)
@@ -415,6 +427,7 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
         st[s, :K.ST_CARDS + st[s, K.ST_HAND]] = 0
     city[:, :] = 0
     pub[:] = 0
+    holds[:] = 0
     if sold.shape[0] > 0:
         sold[:, :] = 0
         sold[:, K.CL_BUYER] = -1
@@ -454,12 +467,12 @@ def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
             if pub[K.PUB_ILLEGAL] != 0:
                 break
             auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                       seat_out, game_out, sold)
+                       seat_out, game_out, sold, holds)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
             pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
         step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                 saved, fit, memo, seat_out, game_out)
+                 saved, fit, memo, holds, seat_out, game_out)
         if pub[K.PUB_ILLEGAL] != 0:
             break
         if final == 0:

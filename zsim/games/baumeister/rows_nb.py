@@ -51,6 +51,14 @@ def hand_add_nb(s, c, st):
     st[s, K.ST_HAND] = n + 1
 
 
+@hot_inline
+def hand_in_nb(t):
+    """What one card of type ``t`` adds to a hand's count of each type (the engine's
+    ``holds[s]``: eight bits a type, as a hand holds at most MAX_CARDS; ``constants.HELD``
+    reads it against a mask of types)."""
+    return 1 << (8 * t)
+
+
 @hot
 def hand_drop_nb(s, c, st):
     """Card ``c`` leaves seat ``s``'s hand."""
@@ -160,21 +168,40 @@ def spots_nb(s, final, rows, city, deck, out):
     without gaps (its size equal to its span) has only its ends to ask, so a
     search walks two positions where a walk over the span asked every built one.
 
+    The ends are asked here, not through :func:`fits_at_nb`: what the row's
+    corner towers and town hall rule out holds for every spot, and an open
+    end has one neighbour, the end card itself (the row is empty past it).
+
     ``hot_flat``: a call used to push some thirty words of array arguments for
     a walk of two positions; LLVM now copies the walk into each caller."""
     s = index_nb(s)
-    if city[s, K.C_COUNT] == 0:
-        return spot_nb(s, K.OFF, final, rows, city, deck, out, 0, 0)
+    m = K.ALL_TYPES                        # what the row's counts allow anywhere
+    if final == 0 and city[s, K.C_CORNERS] >= 1:
+        m &= ~(1 << K.CORNER)
+    if city[s, K.C_HALLS] >= 1:
+        m &= ~(1 << K.HALL)
+    if city[s, K.C_COUNT] == 0:            # the first card: never ruled out (at most two types are)
+        if out.shape[0] != 0:
+            out[0] = (K.OFF << K.SPOT_SHIFT) | m
+        return 1, m
     left, right = index_nb(city[s, K.C_LEFT]), index_nb(city[s, K.C_RIGHT])
     n, union = 0, 0
     if city[s, K.C_CLOSED_L] == 0:
-        n, union = spot_nb(s, left - 1, final, rows, city, deck, out, n, union)
+        end = m & ~K.SAME_KIN[index_nb(deck[index_nb(rows[s, left]), K.D_TYPE])]
+        if end != 0:
+            if out.shape[0] != 0:
+                out[0] = ((left - 1) << K.SPOT_SHIFT) | end
+            n, union = 1, end
     if city[s, K.C_COUNT] < right - left + 1:
         for p in range(left + 1, right):
             if rows[s, p] == 0:
                 n, union = spot_nb(s, p, final, rows, city, deck, out, n, union)
     if city[s, K.C_CLOSED_R] == 0:
-        n, union = spot_nb(s, right + 1, final, rows, city, deck, out, n, union)
+        end = m & ~K.SAME_KIN[index_nb(deck[index_nb(rows[s, right]), K.D_TYPE])]
+        if end != 0:
+            if out.shape[0] != 0:
+                out[index_nb(n)] = ((right + 1) << K.SPOT_SHIFT) | end
+            n, union = n + 1, union | end
     return n, union
 
 
@@ -249,7 +276,8 @@ def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
 def one_card_nb(s, final, loc, rows, city, st, deck, out):
     """Can one card of seat ``s``'s hand (by its ``loc``: not placed on trial) be
     placed now? The row's spots go into ``out`` on the way (see :func:`spots_nb`);
-    returns (their number, the answer), so that a build can place from the same list."""
+    returns (their number, the answer). The search's last level asks this; step 3
+    reads the engine's count of each type in hand instead (no card is on trial there)."""
     s = index_nb(s)
     n_spots, anywhere = spots_nb(s, final, rows, city, deck, out)
     hand = K.L_HAND + s
