@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
-from zsim.games.baumeister.table_nb import views_nb
+from zsim.games.baumeister.engine_nb import new_workspace_nb, play_games_nb
 from zsim.jit import claim_nb, cold_nogil
-from zsim.rng import game_key_nb
 
 
 @cold_nogil
@@ -30,32 +27,11 @@ def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_p
     n_players = strat_ids.shape[0]
     n_cards = deck.shape[0] - 1
     seed = np.uint64(run_seed)
-    log = cards_out.shape[0] > 0
     # every game sets up all of it but ``memo``, the first builds' answers, which hold for the run
-    ws = new_workspace_nb(n_players, n_cards, log)
-    mem, sold = ws[0], ws[4]
-    loc = views_nb(mem, n_players, n_cards)[0]
+    ws = new_workspace_nb(n_players, n_cards, cards_out.shape[0] > 0)
     while True:
         start = claim_nb(next_block) * block
         if start >= n_games:
             break
-        for g in range(start, min(n_games, start + block)):
-            key = game_key_nb(seed, np.uint64(first_game + g))
-            play_game_nb(key, deck, rules, roster, strat_ids, strat_params, ws, seat_out[g], game_out[g])
-            if not log:
-                continue
-            out = cards_out[g]
-            out[0, :] = 0
-            for c in range(1, n_cards + 1):
-                for i in range(K.N_SOLD):
-                    out[c, i] = sold[c, i]
-                where = loc[c]
-                if where >= K.L_CITY:
-                    out[c, K.CL_END] = K.CE_CITY
-                    out[c, K.CL_OWNER] = where - K.L_CITY
-                elif where >= K.L_HAND:
-                    out[c, K.CL_END] = K.CE_HAND
-                    out[c, K.CL_OWNER] = where - K.L_HAND
-                else:
-                    out[c, K.CL_END] = K.CE_STACK
-                    out[c, K.CL_OWNER] = -1
+        play_games_nb(seed, first_game, start, min(n_games, start + block), deck, rules, roster, strat_ids,
+                      strat_params, ws, seat_out, game_out, cards_out)

@@ -1,7 +1,7 @@
 """The fast Wettstreit der Baumeister engine: numba kernels over flat integer arrays.
 
-One call of :func:`play_game_nb` plays one game from the shuffle to the
-places into preallocated outputs. It is written from docs/rules.md
+One call of :func:`play_games_nb` plays a block of games, each from the
+shuffle to the places, into preallocated outputs. It is written from docs/rules.md
 (Baumeister part) and shares no rule code with the reference engine
 (``reference.py``, ``city.py``); tests hold the two equal game by game, and
 the chance layout is the one fixed in ``reference.py``'s docstring. Every
@@ -36,7 +36,7 @@ round.
 
 Every kernel that asks a decision (income, the auction, step 3, the build,
 an unsold card) is ``hot_flat``: typed once and copied by LLVM into its one
-caller. They were ``hot_inline`` (copied into :func:`play_game_nb`'s numba
+caller. They were ``hot_inline`` (copied into the game kernel's numba
 IR and typed there again), which made the game kernel itself most of a
 cold start; as ``hot_flat`` a first ``zsim simulate`` compiles about two
 seconds sooner, at the same speed, for every strategy's kernel too
@@ -71,7 +71,7 @@ from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_n
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
 from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb
-from zsim.rng import seed_streams_nb, shuffle_nb
+from zsim.rng import game_key_nb, seed_streams_nb, shuffle_nb
 
 
 @cold
@@ -95,6 +95,7 @@ def new_workspace_nb(n_players, n_cards, log):
 # ------------------------------------------------------------------ 1. income
 @hot_flat
 def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
+    s = index_nb(s)                  # each kernel tells LLVM again: a seat passed in is not known to be >= 0
     face = roll_nb(rng)
     gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
     st[s, K.ST_MONEY] += gain
@@ -135,6 +136,7 @@ def cap_nb(money, max_bid, forbid):
 @hot_flat
 def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                game_out, sold, holds):
+    a = index_nb(a)
     players = pub[K.PUB_PLAYERS]
     n = 0
     if pub[K.PUB_SIZE_OPEN] > 0:
@@ -148,7 +150,7 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
         i = ask_nb(a, K.D_STACK, n, roster, ids, params, mem, deck, rules, rng)
         if i < 0:
             return
-    k = opts[i]
+    k = index_nb(opts[i])
     card = index_nb(pop_top_nb(k, pub, stacks))
     loc[card] = K.L_AUCTION
     if k == K.STACK_HIDDEN:
@@ -223,9 +225,9 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
 def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
              stacks, seat_out, game_out, sold, holds):
     """The highest last bid (``high``, ``high_seat``'s) pays; an insolvent bidder pays their purse as a
-    penalty and the next one down the chain is asked to pay; nobody able to pay: the card is unsold. A sale is noted in ``sold[card]``
-    (price, turn, buyer, stack, times sold: the per-card log; nothing reads it during the game) when
-    the run keeps that log (``sold`` has rows)."""
+    penalty and the next one down the chain is asked to pay; nobody able to pay: the card is unsold. A
+    sale is noted in ``sold[card]`` (price, turn, buyer, stack, times sold: the per-card log; nothing
+    reads it during the game) when the run keeps that log (``sold`` has rows)."""
     players = pub[K.PUB_PLAYERS]
     a_broke = False
     # every bid beat the one before, so the highest last bid is the high bid: only an
@@ -284,6 +286,7 @@ def need_of_nb(s, st, rules):
 @hot_flat
 def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
              fit, memo, holds, seat_out, game_out):
+    s = index_nb(s)
     need = need_of_nb(s, st, rules)
     n_first = -1                     # the first placement's spots, when this check listed them in fit[0]
     can_build = False
@@ -333,6 +336,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
     """Up to R_MAX_BUILD placements, each asked of the seat, the first build of ``need`` cards at
     least. ``n_first`` >= 0: the first placement's spots are already in ``fit[0]`` (step 3's check
     for one card listed them; the city is unchanged)."""
+    s = index_nb(s)
     most = rules[K.R_MAX_BUILD]
     placed = 0
     pub[K.PUB_NEED] = need
@@ -405,103 +409,136 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
 
 # ------------------------------------------------------------------ the game
 @hot
-def play_game_nb(key, deck, rules, roster, ids, params, ws, seat_out, game_out):
-    """One complete game into ``seat_out`` [P, N_SEAT_STATS] and ``game_out`` [N_GAME_STATS]."""
+def play_games_nb(run_seed, first_game, start, stop, deck, rules, roster, ids, params, ws, seat_rows, game_rows,
+                  cards_out):
+    """Games ``first_game + start`` .. ``first_game + stop - 1`` of the run ``run_seed``, complete, game
+    ``first_game + g`` with the key ``game_key(run_seed, first_game + g)`` into ``seat_rows[g]`` [P,
+    N_SEAT_STATS] and ``game_rows[g]`` [N_GAME_STATS], and its per-card log into ``cards_out[g]`` [N + 1,
+    N_CARD_LOG] when ``cards_out`` has a row per game (see ``batch_nb.play_blocks_nb``).
+
+    A block of games a call, not one: a call pushes every array it is passed (the workspace's
+    nine, the deck, the rules, the strategies, the rows), some 117 words, and the game reads
+    them back from the stack; a block of 32 games pays that once."""
     mem, stacks, rng, saved, sold, fit, memo, partners, holds = ws
     players = ids.shape[0]
     n_cards = deck.shape[0] - 1
     # row lengths the compiler sees: a card's type or a seat's count is a shift away, not a multiply
     deck = cols_nb(deck, K.N_DECK)
-    seat_out = cols_nb(seat_out, K.N_SEAT_STATS)
     # the views made here, not passed in: their row lengths are constants to the compiler
     loc, known, rows, city, st, pub, opts = views_nb(mem, players, n_cards)
-    seed_streams_nb(key, rng)
-    seat_out[:, :] = 0
-    game_out[:] = 0
-    known[:, :] = 0
-    # the last game's cities and hands: only their cells can be non-zero (a row is empty outside
-    # its ends, a hand list past its size), so only they are cleared, not the rows' full width
-    for s in range(players):
-        if city[s, K.C_COUNT] > 0:
-            rows[s, city[s, K.C_LEFT]:city[s, K.C_RIGHT] + 1] = 0
-        st[s, :K.ST_CARDS + st[s, K.ST_HAND]] = 0
-    city[:, :] = 0
-    pub[:] = 0
-    holds[:] = 0
-    if sold.shape[0] > 0:
-        sold[:, :] = 0
-        sold[:, K.CL_BUYER] = -1
-        sold[:, K.CL_STACK] = -1
-    pub[K.PUB_PLAYERS] = players
-    pub[K.PUB_N] = n_cards
-    pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
-    for s in range(players):
-        st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
-    # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack
-    for i in range(n_cards):
-        opts[i] = i + 1
-    shuffle_nb(opts, 0, n_cards, rng, K.SHUFFLE_STREAM, partners)
-    half = (n_cards + 1) // 2
-    for i in range(half):
-        stacks[K.STACK_OPEN, i] = opts[i]
-        loc[opts[i]] = K.L_OPEN
-    for i in range(half, n_cards):
-        stacks[K.STACK_HIDDEN, i - half] = opts[i]
-        loc[opts[i]] = K.L_HIDDEN
-    pub[K.PUB_SIZE_OPEN] = half
-    pub[K.PUB_SIZE_HIDDEN] = n_cards - half
-    pub[K.PUB_OPEN_TOP] = stacks[K.STACK_OPEN, 0]
-    # the normal turns and then the final round, one step 3 site for both: each inlined
-    # copy of step 3 (the build search, both attacks) is typed and optimized again
-    seat = 0
-    reason = -1
-    final = 0
-    left = 0                         # final-round seats still to play
-    while True:
-        seat = index_nb(seat)
-        pub[K.PUB_SEAT] = seat
-        if final == 0:
-            pub[K.PUB_TURN] += 1
-            income_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-                      seat_out)
+    for g in range(start, stop):
+        seat_out = cols_nb(seat_rows[g], K.N_SEAT_STATS)
+        game_out = game_rows[g]
+        key = game_key_nb(run_seed, np.uint64(first_game + g))
+        seed_streams_nb(key, rng)
+        seat_out[:, :] = 0
+        game_out[:] = 0
+        known[:, :] = 0
+        # the last game's cities and hands: only their cells can be non-zero (a row is empty outside
+        # its ends, a hand list past its size), so only they are cleared, not the rows' full width
+        for s in range(players):
+            if city[s, K.C_COUNT] > 0:
+                rows[s, city[s, K.C_LEFT]:city[s, K.C_RIGHT] + 1] = 0
+            st[s, :K.ST_CARDS + st[s, K.ST_HAND]] = 0
+        city[:, :] = 0
+        pub[:] = 0
+        holds[:] = 0
+        if sold.shape[0] > 0:
+            sold[:, :] = 0
+            sold[:, K.CL_BUYER] = -1
+            sold[:, K.CL_STACK] = -1
+        pub[K.PUB_PLAYERS] = players
+        pub[K.PUB_N] = n_cards
+        pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
+        for s in range(players):
+            st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
+        # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack
+        for i in range(n_cards):
+            opts[i] = i + 1
+        shuffle_nb(opts, 0, n_cards, rng, K.SHUFFLE_STREAM, partners)
+        half = (n_cards + 1) // 2
+        for i in range(half):
+            stacks[K.STACK_OPEN, i] = opts[i]
+            loc[opts[i]] = K.L_OPEN
+        for i in range(half, n_cards):
+            stacks[K.STACK_HIDDEN, i - half] = opts[i]
+            loc[opts[i]] = K.L_HIDDEN
+        pub[K.PUB_SIZE_OPEN] = half
+        pub[K.PUB_SIZE_HIDDEN] = n_cards - half
+        pub[K.PUB_OPEN_TOP] = stacks[K.STACK_OPEN, 0]
+        # the normal turns and then the final round, one step 3 site for both: each inlined
+        # copy of step 3 (the build search, both attacks) is typed and optimized again
+        seat = 0
+        reason = -1
+        final = 0
+        left = 0                         # final-round seats still to play
+        while True:
+            seat = index_nb(seat)
+            pub[K.PUB_SEAT] = seat
+            if final == 0:
+                pub[K.PUB_TURN] += 1
+                income_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+                          seat_out)
+                if pub[K.PUB_ILLEGAL] != 0:
+                    break
+                auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                           seat_out, game_out, sold, holds)
+                if pub[K.PUB_ILLEGAL] != 0:
+                    break
+                pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
+            step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                     saved, fit, memo, holds, seat_out, game_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
-            auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                       seat_out, game_out, sold, holds)
-            if pub[K.PUB_ILLEGAL] != 0:
-                break
-            pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
-        step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                 saved, fit, memo, holds, seat_out, game_out)
+            if final == 0:
+                if pub[K.PUB_TRIGGERED] != 0:
+                    reason = K.END_STACK
+                elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
+                    reason = K.END_TURNS
+                if reason >= 0:
+                    final = 1
+                    pub[K.PUB_FINAL] = 1
+                    left = players
+            else:
+                left -= 1
+                if left == 0:
+                    break
+            seat += 1
+            if seat == players:
+                seat = 0
         if pub[K.PUB_ILLEGAL] != 0:
-            break
-        if final == 0:
-            if pub[K.PUB_TRIGGERED] != 0:
-                reason = K.END_STACK
-            elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
-                reason = K.END_TURNS
-            if reason >= 0:
-                final = 1
-                pub[K.PUB_FINAL] = 1
-                left = players
+            reason = K.END_ILLEGAL
+            game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]
+        for s in range(players):
+            score_nb(s, rows, city, st, deck, rules, seat_out)
+            seat_out[s, K.S_MONEY] = st[s, K.ST_MONEY]
+        for s in range(players):
+            place = 1
+            for t in range(players):
+                if seat_out[t, K.S_TOTAL] > seat_out[s, K.S_TOTAL]:
+                    place += 1
+            seat_out[s, K.S_PLACE] = place
+        game_out[K.G_TURNS] = pub[K.PUB_TURN]
+        game_out[K.G_END_REASON] = reason
+        if cards_out.shape[0] > 0:
+            card_log_nb(cards_out[g], sold, loc, n_cards)
+
+
+@hot_flat
+def card_log_nb(out, sold, loc, n_cards):
+    """The game just played, card by card, into ``out`` [N + 1, N_CARD_LOG] (row 0 unused): the
+    last sale as ``award_nb`` noted it in ``sold``, where the card ended and whose."""
+    out[0, :] = 0
+    for c in range(1, n_cards + 1):
+        for i in range(K.N_SOLD):
+            out[c, i] = sold[c, i]
+        where = loc[c]
+        if where >= K.L_CITY:
+            out[c, K.CL_END] = K.CE_CITY
+            out[c, K.CL_OWNER] = where - K.L_CITY
+        elif where >= K.L_HAND:
+            out[c, K.CL_END] = K.CE_HAND
+            out[c, K.CL_OWNER] = where - K.L_HAND
         else:
-            left -= 1
-            if left == 0:
-                break
-        seat += 1
-        if seat == players:
-            seat = 0
-    if pub[K.PUB_ILLEGAL] != 0:
-        reason = K.END_ILLEGAL
-        game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]
-    for s in range(players):
-        score_nb(s, rows, city, st, deck, rules, seat_out)
-        seat_out[s, K.S_MONEY] = st[s, K.ST_MONEY]
-    for s in range(players):
-        place = 1
-        for t in range(players):
-            if seat_out[t, K.S_TOTAL] > seat_out[s, K.S_TOTAL]:
-                place += 1
-        seat_out[s, K.S_PLACE] = place
-    game_out[K.G_TURNS] = pub[K.PUB_TURN]
-    game_out[K.G_END_REASON] = reason
+            out[c, K.CL_END] = K.CE_STACK
+            out[c, K.CL_OWNER] = -1

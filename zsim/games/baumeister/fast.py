@@ -49,15 +49,15 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
 
 
 def _compile_the_game_first(deck_a, n_cards, rules_a, roster, ids, params) -> None:
-    """Compile (or load) ``play_game_nb`` on its own, before the
+    """Compile (or load) ``play_games_nb`` on its own, before the
     batch kernel compiles: faster than inside the batch's compile."""
-    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_game_nb
+    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_games_nb
     from zsim.jit import compile_ahead
 
     players = len(ids)
-    compile_ahead(play_game_nb, np.uint64(0), deck_a, rules_a, roster, ids, params,
-                  new_workspace_nb(players, n_cards, False), np.zeros((players, K.N_SEAT_STATS), np.int64),
-                  np.zeros(K.N_GAME_STATS, np.int64))
+    compile_ahead(play_games_nb, np.uint64(0), 0, 0, 0, deck_a, rules_a, roster, ids, params,
+                  new_workspace_nb(players, n_cards, False), np.zeros((0, players, K.N_SEAT_STATS), np.int64),
+                  np.zeros((0, K.N_GAME_STATS), np.int64), NO_LOG)
 
 
 def play_cards(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray, params: np.ndarray,
