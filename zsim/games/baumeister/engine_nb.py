@@ -481,13 +481,13 @@ def play_games_nb(run_seed, first_game, start, stop, deck, rules, roster, ids, p
                           seat_out)
                 if pub[K.PUB_ILLEGAL] != 0:
                     break
-                auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                           seat_out, game_out, sold, holds)
+                auction_nb(seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+                           stacks, seat_out, game_out, sold, holds)
                 if pub[K.PUB_ILLEGAL] != 0:
                     break
                 pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
-            step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                     saved, fit, memo, holds, seat_out, game_out)
+            step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
+                     stacks, saved, fit, memo, holds, seat_out, game_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
             if final == 0:
