@@ -17,8 +17,8 @@ import numpy as np
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
-from zsim.games.baumeister.rows_nb import (first_search_nb, fits_at_nb, place_nb, reach_nb, remove_nb,
-                                           search_nb, spots_nb)
+from zsim.games.baumeister.rows_nb import (first_search_nb, fits_at_nb, hand_in_nb, place_nb, reach_nb,
+                                           remove_nb, search_nb, spots_nb)
 
 CITIES = 400
 
@@ -104,6 +104,7 @@ def test_a_first_builds_kept_answers_are_the_searchs():
         st[0, K.ST_HAND] = len(hand)
         st[0, K.ST_CARDS:K.ST_CARDS + len(hand)] = hand
         loc[hand] = K.L_HAND
+        holds = np.array([sum(hand_in_nb(deck[c, K.D_TYPE]) for c in hand)], np.int64)   # as the engine counts
         for c in hand[rng.permutation(len(hand))[:rng.integers(0, 3)]]:
             p = K.OFF if city[0, K.C_COUNT] == 0 else city[0, K.C_RIGHT] + 1
             place_nb(0, int(c), int(p), loc, rows, city, deck)
@@ -112,13 +113,13 @@ def test_a_first_builds_kept_answers_are_the_searchs():
             for final in (0, 1):
                 want = search_nb(0, need, final, loc, rows, city, st, deck, saved, fit)
                 for _ in range(2):
-                    assert first_search_nb(0, need, final, loc, rows, city, st, deck, saved, fit, memo) == want, \
+                    assert first_search_nb(0, need, final, loc, rows, city, st, deck, saved, fit, memo, holds) == want, \
                         (hand, rows[0, rows[0] != 0], st[0, K.ST_BUILT_ONCE], need, final)
                 asked[bool(want)] += 1
                 kept = city[0, K.C_COUNT] <= 1 and st[0, K.ST_BUILT_ONCE] == 0
                 kinds.add((int(city[0, K.C_COUNT]), int(st[0, K.ST_BUILT_ONCE]), need, final))
                 if len(questions) < 400:
-                    questions.append(((loc, rows, city, st), need, final, want, kept))
+                    questions.append(((loc, rows, city, st, holds), need, final, want, kept))
     # both answers and every kind of row were asked
     assert min(asked.values()) > 500
     assert len(kinds) == 24
@@ -126,8 +127,8 @@ def test_a_first_builds_kept_answers_are_the_searchs():
     # with every kept answer turned round, the kept questions answer the other way and the rest as before
     memo[memo != 0] = 3 - memo[memo != 0]
     turned = 0
-    for (loc, rows, city, st), need, final, want, kept in questions:
-        got = first_search_nb(0, need, final, loc, rows, city, st, deck, saved, fit, memo)
+    for (loc, rows, city, st, holds), need, final, want, kept in questions:
+        got = first_search_nb(0, need, final, loc, rows, city, st, deck, saved, fit, memo, holds)
         assert got == (not want if kept else want)
         turned += kept
     assert 100 < turned < len(questions) - 50

@@ -302,7 +302,8 @@ highest_bit_nb = _bit_intrinsic(
 def seat_after_nb(seat, n):
     """The seat after ``seat`` (0 <= seat < n) clockwise round a table of
     ``n``: ``(seat + 1) % n`` without a division, which in a turn loop costs
-    more than the rest of the step."""
+    more than the rest of the step. Any ring of ``n`` slots steps the same
+    way (Baumeister's stacks)."""
     return 0 if seat + 1 == n else seat + 1
 
 

@@ -70,7 +70,7 @@ from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
-from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb
+from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb, seat_after_nb
 from zsim.rng import game_key_nb, seed_streams_nb, shuffle_nb
 
 
@@ -190,9 +190,9 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
     at = a
     active = players                 # seats still bidding, the high bidder among them
     while active > 1:
-        at = index_nb(at + 1 if at + 1 < players else 0)
+        at = index_nb(seat_after_nb(at, players))
         while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
-            at = index_nb(at + 1 if at + 1 < players else 0)
+            at = index_nb(seat_after_nb(at, players))
         at = index_nb(at)            # told again: LLVM loses what it was told through the loop's phi
         if at == announce_at:
             announce_at = -1
@@ -295,7 +295,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
             n_first, anywhere = spots_nb(s, final, rows, city, deck, fit[0])
             can_build = holds[s] & K.HELD[index_nb(anywhere)] != 0
         else:
-            can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
+            can_build = can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo, holds)
     can_building = False
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
@@ -378,7 +378,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
                     for i in range(K.N_CITY):
                         saved[0, i] = city[s, i]
                     place_nb(s, c, p, loc, rows, city, deck)
-                    ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo)
+                    ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo, holds)
                     unplace_nb(s, c, p, saved[0], loc, rows, city)
                 if ok:
                     opts[index_nb(n)] = c * K.W + p
@@ -503,9 +503,7 @@ def play_games_nb(run_seed, first_game, start, stop, deck, rules, roster, ids, p
                 left -= 1
                 if left == 0:
                     break
-            seat += 1
-            if seat == players:
-                seat = 0
+            seat = seat_after_nb(seat, players)
         if pub[K.PUB_ILLEGAL] != 0:
             reason = K.END_ILLEGAL
             game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]

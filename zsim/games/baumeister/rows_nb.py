@@ -7,16 +7,30 @@ from zsim.jit import hot, hot_flat, hot_inline, index_nb
 
 
 # ------------------------------------------------------------------ rows
-@hot
-def fits_at_nb(s, p, final, rows, city, deck):
-    """The building rules at row index ``p`` (OFF + position) of seat ``s``'s row:
-    bit t set where a card of type t may go there now."""
-    s, p = index_nb(s), index_nb(p)
+@hot_inline
+def row_allows_nb(s, final, city):
+    """The types seat ``s``'s row may still take anywhere, by what it holds: one
+    corner tower (outside the final round) and one town hall at most."""
     m = K.ALL_TYPES
     if final == 0 and city[s, K.C_CORNERS] >= 1:
         m &= ~(1 << K.CORNER)
     if city[s, K.C_HALLS] >= 1:
         m &= ~(1 << K.HALL)
+    return m
+
+
+@hot_inline
+def beside_nb(m, c, deck):
+    """The types of mask ``m`` that may stand beside card ``c`` (not of its kin)."""
+    return m & ~K.SAME_KIN[index_nb(deck[index_nb(c), K.D_TYPE])]
+
+
+@hot
+def fits_at_nb(s, p, final, rows, city, deck):
+    """The building rules at row index ``p`` (OFF + position) of seat ``s``'s row:
+    bit t set where a card of type t may go there now."""
+    s, p = index_nb(s), index_nb(p)
+    m = row_allows_nb(s, final, city)
     if city[s, K.C_COUNT] == 0:
         return m if p == K.OFF else 0        # the first card
     left, right = city[s, K.C_LEFT], city[s, K.C_RIGHT]
@@ -30,12 +44,12 @@ def fits_at_nb(s, p, final, rows, city, deck):
         m &= ~(1 << K.CORNER)                # a gap: anything but a corner tower
     else:
         return 0
-    nb = index_nb(rows[s, index_nb(p - 1)])
+    nb = rows[s, index_nb(p - 1)]
     if nb != 0:
-        m &= ~K.SAME_KIN[index_nb(deck[nb, K.D_TYPE])]
-    nb = index_nb(rows[s, p + 1])
+        m = beside_nb(m, nb, deck)
+    nb = rows[s, p + 1]
     if nb != 0:
-        m &= ~K.SAME_KIN[index_nb(deck[nb, K.D_TYPE])]
+        m = beside_nb(m, nb, deck)
     return m
 
 
@@ -169,17 +183,14 @@ def spots_nb(s, final, rows, city, deck, out):
     search walks two positions where a walk over the span asked every built one.
 
     The ends are asked here, not through :func:`fits_at_nb`: what the row's
-    corner towers and town hall rule out holds for every spot, and an open
-    end has one neighbour, the end card itself (the row is empty past it).
+    corner towers and town hall rule out (:func:`row_allows_nb`) holds for
+    every spot, and an open end has one neighbour, the end card itself (the
+    row is empty past it).
 
     ``hot_flat``: a call used to push some thirty words of array arguments for
     a walk of two positions; LLVM now copies the walk into each caller."""
     s = index_nb(s)
-    m = K.ALL_TYPES                        # what the row's counts allow anywhere
-    if final == 0 and city[s, K.C_CORNERS] >= 1:
-        m &= ~(1 << K.CORNER)
-    if city[s, K.C_HALLS] >= 1:
-        m &= ~(1 << K.HALL)
+    m = row_allows_nb(s, final, city)
     if city[s, K.C_COUNT] == 0:            # the first card: never ruled out (at most two types are)
         if out.shape[0] != 0:
             out[0] = (K.OFF << K.SPOT_SHIFT) | m
@@ -187,7 +198,7 @@ def spots_nb(s, final, rows, city, deck, out):
     left, right = index_nb(city[s, K.C_LEFT]), index_nb(city[s, K.C_RIGHT])
     n, union = 0, 0
     if city[s, K.C_CLOSED_L] == 0:
-        end = m & ~K.SAME_KIN[index_nb(deck[index_nb(rows[s, left]), K.D_TYPE])]
+        end = beside_nb(m, rows[s, left], deck)
         if end != 0:
             if out.shape[0] != 0:
                 out[0] = ((left - 1) << K.SPOT_SHIFT) | end
@@ -197,7 +208,7 @@ def spots_nb(s, final, rows, city, deck, out):
             if rows[s, p] == 0:
                 n, union = spot_nb(s, p, final, rows, city, deck, out, n, union)
     if city[s, K.C_CLOSED_R] == 0:
-        end = m & ~K.SAME_KIN[index_nb(deck[index_nb(rows[s, right]), K.D_TYPE])]
+        end = beside_nb(m, rows[s, right], deck)
         if end != 0:
             if out.shape[0] != 0:
                 out[index_nb(n)] = ((right + 1) << K.SPOT_SHIFT) | end
@@ -213,10 +224,11 @@ def reach_nb(s, final, rows, city, deck):
 
 
 @hot_inline
-def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo):
+def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo, holds):
     """Can ``need`` more cards of seat ``s``'s hand be placed one after
     another? (``saved``, ``fit``: scratch rows, one per level of the search;
-    ``memo``: the first builds' answers, see :func:`first_search_nb`.)
+    ``memo``: the first builds' answers, ``holds``: each hand's count of each
+    type, see :func:`first_search_nb`.)
     Cards placed on trial further up the search are out of the hand by their
     ``loc``; the hand list still holds them.
 
@@ -230,12 +242,12 @@ def can_place_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo):
     if st[s, K.ST_HAND] < need:
         return False
     if need > 1:
-        return first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
+        return first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo, holds)
     return one_card_nb(s, final, loc, rows, city, st, deck, fit[1])[1]
 
 
 @hot_flat
-def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo):
+def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo, holds):
     """:func:`search_nb`, its answer kept in ``memo`` where it depends on the hand's
     types alone. Only a first build asks for two cards or more, so its row holds
     nothing but the build's own trial placements: empty before it (step 3's check,
@@ -247,20 +259,21 @@ def first_search_nb(s, need, final, loc, rows, city, st, deck, saved, fit, memo)
     workspace (``constants.MEMO_SIZE``) and the game reads the answer after that.
     A kept answer is the search's own, so what a thread's workspace holds (which
     games it played before) changes nothing in a game. Other questions (a first
-    build of four cards or more) are searched each time."""
+    build of four cards or more) are searched each time.
+
+    The hand's count of each type is the engine's (``holds[s]``, see
+    :func:`hand_in_nb`) less the row's one card: that card is on trial, out of
+    the hand by its ``loc`` but still in the hand and its count."""
     s = index_nb(s)
     count = city[s, K.C_COUNT]
     if need > K.MEMO_NEEDS + 1 or count > 1 or st[s, K.ST_BUILT_ONCE] != 0:
         return search_nb(s, need, final, loc, rows, city, st, deck, saved, fit)
     row = 0
+    packed = holds[s]
     if count == 1:
-        row = 1 + deck[index_nb(rows[s, K.OFF]), K.D_TYPE]
-    hand = K.L_HAND + s
-    packed = 0                           # 8 bits a type: a hand holds at most MAX_CARDS
-    for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-        c = index_nb(st[s, index_nb(j)])
-        if loc[c] == hand:
-            packed += 1 << (8 * deck[c, K.D_TYPE])
+        t = deck[index_nb(rows[s, K.OFF]), K.D_TYPE]
+        row = 1 + t
+        packed -= hand_in_nb(t)
     code = 0
     for t in range(K.N_TYPES):
         code |= min((packed >> (8 * t)) & 255, need) << (2 * t)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from numba.extending import overload
 
 from zsim.games.baumeister import constants as K
-from zsim.jit import cold, grid_nb, hot, hot_flat, hot_inline, index_nb
+from zsim.jit import cold, grid_nb, hot, hot_flat, hot_inline, index_nb, seat_after_nb
 from zsim.rng import below_nb
 from zsim.roster import RosterType, called_part_nb, in_inline_part_nb, inline_part_nb, roster_parts
 from zsim.strategy_registry import dispatcher
@@ -148,10 +148,9 @@ def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city
 def pop_top_nb(k, pub, stacks):
     """Take the top card of stack ``k``. (The ring's next slot by a comparison: ``%``
     is a division, tens of cycles, twice for each of a game's auctions.)"""
-    n = pub[K.PUB_N]
     head = pub[K.PUB_HEAD_OPEN + k]
     card = stacks[k, head]
-    head = head + 1 if head + 1 < n else 0
+    head = seat_after_nb(head, pub[K.PUB_N])
     pub[K.PUB_HEAD_OPEN + k] = head
     pub[K.PUB_SIZE_OPEN + k] -= 1
     if k == K.STACK_OPEN:
