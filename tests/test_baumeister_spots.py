@@ -10,6 +10,11 @@ masks. The cities here are built and broken with the engine's own
 A first build's search for two or three cards keeps its answers
 (``rows_nb.first_search_nb``); every answer, read back or searched, must be
 the search's own.
+
+A hand is a list kept ascending (``rows_nb.hand_add_nb``, ``hand_drop_nb``,
+written without a branch on the cards): after any run of cards won and
+cards built or lost, it must hold exactly the cards a sorted list holds, with
+zeros past them.
 """
 from __future__ import annotations
 
@@ -17,8 +22,8 @@ import numpy as np
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
-from zsim.games.baumeister.rows_nb import (first_search_nb, fits_at_nb, hand_in_nb, place_nb, reach_nb,
-                                           remove_nb, search_nb, spots_nb)
+from zsim.games.baumeister.rows_nb import (first_search_nb, fits_at_nb, hand_add_nb, hand_drop_nb, hand_in_nb,
+                                           place_nb, reach_nb, remove_nb, search_nb, spots_nb)
 
 CITIES = 400
 
@@ -132,3 +137,28 @@ def test_a_first_builds_kept_answers_are_the_searchs():
         assert got == (not want if kept else want)
         turned += kept
     assert 100 < turned < len(questions) - 50
+
+
+def test_a_hand_stays_the_sorted_list_of_its_cards():
+    rng = np.random.default_rng(13)
+    st = np.zeros((2, K.N_ST), np.int64)
+    for _ in range(60):
+        seat = int(rng.integers(2))
+        other = st[1 - seat].copy()
+        held = sorted(int(c) for c in st[seat, K.ST_CARDS:K.ST_CARDS + st[seat, K.ST_HAND]])
+        free = [c for c in range(1, K.MAX_CARDS + 1) if c not in held]
+        for _ in range(int(rng.integers(1, 40))):
+            if held and (len(held) == K.MAX_CARDS or rng.random() < 0.45):
+                c = held.pop(int(rng.integers(len(held))))    # any card of the hand: first, middle, last
+                hand_drop_nb(seat, c, st)
+                free.append(c)
+            else:
+                c = free.pop(int(rng.integers(len(free))))
+                hand_add_nb(seat, c, st)
+                held.append(c)
+                held.sort()
+            n = int(st[seat, K.ST_HAND])
+            assert n == len(held)
+            assert st[seat, K.ST_CARDS:K.ST_CARDS + n].tolist() == held
+            assert not st[seat, K.ST_CARDS + n:].any()
+        assert (st[1 - seat] == other).all()               # the other seat's hand is untouched

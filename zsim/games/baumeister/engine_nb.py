@@ -350,12 +350,22 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         else:
             n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
         n = 0
-        seen = 0                             # with cards to follow: the types met in hand so far,
-        reps = saved[K.MAX_BUILD + 1]        # and the first card of each
-        for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-            c = index_nb(st[s, index_nb(j)])
-            t = index_nb(deck[c, K.D_TYPE])
-            if rest > 0:
+        if rest <= 0:
+            # every spot that takes the card's type, written without a branch on it: an option
+            # is kept by counting it, and the next one overwrites a spot that does not take it
+            for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+                c = index_nb(st[s, index_nb(j)])
+                t = index_nb(deck[c, K.D_TYPE])
+                for q in range(n_spots):
+                    spot = spots[q]
+                    opts[index_nb(n)] = c * K.W + (spot >> K.SPOT_SHIFT)
+                    n += (spot >> t) & 1
+        else:
+            seen = 0                         # the types met in hand so far,
+            reps = saved[K.MAX_BUILD + 1]    # and the first card of each
+            for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+                c = index_nb(st[s, index_nb(j)])
+                t = index_nb(deck[c, K.D_TYPE])
                 if seen >> t & 1 != 0:
                     # a card goes where the first of its type may go (legality and what can follow
                     # depend on the type alone): copy those positions instead of searching again
@@ -369,20 +379,18 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
                     continue
                 seen |= 1 << t
                 reps[t] = c
-            for q in range(n_spots):
-                if (spots[q] >> t) & 1 == 0:
-                    continue
-                p = index_nb(spots[q] >> K.SPOT_SHIFT)
-                ok = True
-                if rest > 0:
+                for q in range(n_spots):
+                    if (spots[q] >> t) & 1 == 0:
+                        continue
+                    p = index_nb(spots[q] >> K.SPOT_SHIFT)
                     for i in range(K.N_CITY):
                         saved[0, i] = city[s, i]
                     place_nb(s, c, p, loc, rows, city, deck)
                     ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo, holds)
                     unplace_nb(s, c, p, saved[0], loc, rows, city)
-                if ok:
-                    opts[index_nb(n)] = c * K.W + p
-                    n += 1
+                    if ok:
+                        opts[index_nb(n)] = c * K.W + p
+                        n += 1
         if placed >= need:
             opts[n] = K.PLACE_STOP
             n += 1

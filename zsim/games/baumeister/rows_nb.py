@@ -55,13 +55,17 @@ def fits_at_nb(s, p, final, rows, city, deck):
 
 @hot
 def hand_add_nb(s, c, st):
-    """Card ``c`` joins seat ``s``'s hand (kept ascending)."""
+    """Card ``c`` joins seat ``s``'s hand (kept ascending). Without a branch on the
+    cards: each slot takes the larger of the card before it and the smaller of its
+    own card and ``c`` (the slot past the hand starts as ``c``); a loop that stopped
+    where ``c`` belongs missed that place about one time in three."""
     n = st[s, K.ST_HAND]
-    i = index_nb(K.ST_CARDS + n)
-    while i > K.ST_CARDS and st[s, index_nb(i - 1)] > c:
-        st[s, i] = st[s, index_nb(i - 1)]
-        i = index_nb(i - 1)
-    st[s, i] = c
+    end = index_nb(K.ST_CARDS + n)
+    st[s, end] = c
+    for i in range(end, K.ST_CARDS, -1):
+        i = index_nb(i)
+        st[s, i] = max(min(st[s, i], c), st[s, index_nb(i - 1)])
+    st[s, K.ST_CARDS] = min(st[s, K.ST_CARDS], c)
     st[s, K.ST_HAND] = n + 1
 
 
@@ -75,14 +79,14 @@ def hand_in_nb(t):
 
 @hot
 def hand_drop_nb(s, c, st):
-    """Card ``c`` leaves seat ``s``'s hand."""
+    """Card ``c`` leaves seat ``s``'s hand: every slot from ``c``'s on takes the next
+    card, chosen without a branch (the hand is ascending, so those are the slots
+    holding ``c`` or more)."""
     end = index_nb(K.ST_CARDS + st[s, K.ST_HAND] - 1)
-    i = index_nb(K.ST_CARDS)
-    while st[s, i] != c:
-        i = index_nb(i + 1)
-    while i < end:
-        st[s, i] = st[s, index_nb(i + 1)]
-        i = index_nb(i + 1)
+    for i in range(K.ST_CARDS, end):
+        i = index_nb(i)
+        here = st[s, i]
+        st[s, i] = st[s, i + 1] if here >= c else here
     st[s, end] = 0                       # the slots past the hand stay 0
     st[s, K.ST_HAND] -= 1
 
