@@ -57,8 +57,9 @@ def fits_at_nb(s, p, final, rows, city, deck):
 def hand_add_nb(s, c, st):
     """Card ``c`` joins seat ``s``'s hand (kept ascending). Without a branch on the
     cards: each slot takes the larger of the card before it and the smaller of its
-    own card and ``c`` (the slot past the hand starts as ``c``); a loop that stopped
-    where ``c`` belongs missed that place about one time in three."""
+    own card and ``c`` (the slot past the hand starts as ``c``). A loop that stopped
+    where ``c`` belongs was mispredicted about once a card won (docs/performance.md,
+    fifteenth round)."""
     n = st[s, K.ST_HAND]
     end = index_nb(K.ST_CARDS + n)
     st[s, end] = c
