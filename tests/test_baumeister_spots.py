@@ -14,7 +14,8 @@ the search's own.
 A hand is a list kept ascending (``rows_nb.hand_add_nb``, ``hand_drop_nb``,
 written without a branch on the cards): after any run of cards won and
 cards built or lost, it must hold exactly the cards a sorted list holds, with
-zeros past them.
+zeros past them, and the engine's count of each type in hand (``holds``) must
+be those cards' count.
 """
 from __future__ import annotations
 
@@ -142,23 +143,27 @@ def test_a_first_builds_kept_answers_are_the_searchs():
 def test_a_hand_stays_the_sorted_list_of_its_cards():
     rng = np.random.default_rng(13)
     st = np.zeros((2, K.N_ST), np.int64)
+    holds = np.zeros(2, np.int64)
+    deck = np.zeros((K.MAX_CARDS + 1, K.N_DECK), np.int64)
+    deck[1:, K.D_TYPE] = rng.integers(K.N_TYPES, size=K.MAX_CARDS)
     for _ in range(60):
         seat = int(rng.integers(2))
-        other = st[1 - seat].copy()
+        other, other_holds = st[1 - seat].copy(), holds[1 - seat]
         held = sorted(int(c) for c in st[seat, K.ST_CARDS:K.ST_CARDS + st[seat, K.ST_HAND]])
         free = [c for c in range(1, K.MAX_CARDS + 1) if c not in held]
         for _ in range(int(rng.integers(1, 40))):
             if held and (len(held) == K.MAX_CARDS or rng.random() < 0.45):
                 c = held.pop(int(rng.integers(len(held))))    # any card of the hand: first, middle, last
-                hand_drop_nb(seat, c, st)
+                hand_drop_nb(seat, c, st, holds, deck)
                 free.append(c)
             else:
                 c = free.pop(int(rng.integers(len(free))))
-                hand_add_nb(seat, c, st)
+                hand_add_nb(seat, c, st, holds, deck)
                 held.append(c)
                 held.sort()
             n = int(st[seat, K.ST_HAND])
             assert n == len(held)
             assert st[seat, K.ST_CARDS:K.ST_CARDS + n].tolist() == held
             assert not st[seat, K.ST_CARDS + n:].any()
-        assert (st[1 - seat] == other).all()               # the other seat's hand is untouched
+            assert holds[seat] == sum(hand_in_nb(deck[c, K.D_TYPE]) for c in held)
+        assert (st[1 - seat] == other).all() and holds[1 - seat] == other_holds   # the other seat's is untouched

@@ -62,7 +62,7 @@ class Deck:
         return [[c.number, c.type_name, c.value, c.shields, c.coins] for c in self.cards]
 
     def arrays(self) -> np.ndarray:
-        """int64 [N + 1, 4]: type, value, shields, coins of card 1..N (row 0 unused)."""
+        """int64 [N + 1, N_DECK]: type, value, shields, coins of card 1..N (row 0 unused)."""
         out = np.zeros((self.n + 1, K.N_DECK), dtype=np.int64)
         for c in self.cards:
             out[c.number] = (c.type, c.value, c.shields, c.coins)

@@ -65,8 +65,8 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, hand_in_nb, place_nb, spots_nb,
-                                           score_nb, unplace_nb)
+from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, place_nb, score_nb, spots_nb,
+                                           unplace_nb)
 from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
                                                hand_targets_nb)
 from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
@@ -244,8 +244,7 @@ def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, row
             loc[card] = K.L_HAND + seat
             known[seat, card] = 1
             t = index_nb(deck[card, K.D_TYPE])
-            hand_add_nb(seat, card, st)
-            holds[seat] += hand_in_nb(t)
+            hand_add_nb(seat, card, st, holds, deck)
             seat_out[seat, K.S_CARDS_WON] += 1
             seat_out[seat, K.S_PAID] += bid
             seat_out[a, K.S_SALES] += to_a
@@ -407,8 +406,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         choice = index_nb(choice)
         c = choice // K.W
         place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
-        hand_drop_nb(s, c, st)
-        holds[s] -= hand_in_nb(deck[c, K.D_TYPE])
+        hand_drop_nb(s, c, st, holds, deck)
         known[:, c] = 1
         placed += 1
     st[s, K.ST_BUILT_ONCE] = 1

@@ -53,10 +53,19 @@ def fits_at_nb(s, p, final, rows, city, deck):
     return m
 
 
+@hot_inline
+def hand_in_nb(t):
+    """What one card of type ``t`` adds to a hand's count of each type (the engine's
+    ``holds[s]``: eight bits a type, as a hand holds at most MAX_CARDS; ``constants.HELD``
+    reads it against a mask of types)."""
+    return 1 << (8 * t)
+
+
 @hot
-def hand_add_nb(s, c, st):
-    """Card ``c`` joins seat ``s``'s hand (kept ascending). Without a branch on the
-    cards: each slot takes the larger of the card before it and the smaller of its
+def hand_add_nb(s, c, st, holds, deck):
+    """Card ``c`` joins seat ``s``'s hand (kept ascending) and its count of each type
+    (``holds[s]``, see :func:`hand_in_nb`). The list is kept without a branch on
+    the cards: each slot takes the larger of the card before it and the smaller of its
     own card and ``c`` (the slot past the hand starts as ``c``). A loop that stopped
     where ``c`` belongs was mispredicted about once a card won (docs/performance.md,
     fifteenth round)."""
@@ -68,21 +77,14 @@ def hand_add_nb(s, c, st):
         st[s, i] = max(min(st[s, i], c), st[s, index_nb(i - 1)])
     st[s, K.ST_CARDS] = min(st[s, K.ST_CARDS], c)
     st[s, K.ST_HAND] = n + 1
-
-
-@hot_inline
-def hand_in_nb(t):
-    """What one card of type ``t`` adds to a hand's count of each type (the engine's
-    ``holds[s]``: eight bits a type, as a hand holds at most MAX_CARDS; ``constants.HELD``
-    reads it against a mask of types)."""
-    return 1 << (8 * t)
+    holds[s] += hand_in_nb(deck[c, K.D_TYPE])
 
 
 @hot
-def hand_drop_nb(s, c, st):
-    """Card ``c`` leaves seat ``s``'s hand: every slot from ``c``'s on takes the next
-    card, chosen without a branch (the hand is ascending, so those are the slots
-    holding ``c`` or more)."""
+def hand_drop_nb(s, c, st, holds, deck):
+    """Card ``c`` leaves seat ``s``'s hand and its count of each type: every slot from
+    ``c``'s on takes the next card, chosen without a branch (the hand is ascending, so
+    those are the slots holding ``c`` or more)."""
     end = index_nb(K.ST_CARDS + st[s, K.ST_HAND] - 1)
     for i in range(K.ST_CARDS, end):
         i = index_nb(i)
@@ -90,6 +92,7 @@ def hand_drop_nb(s, c, st):
         st[s, i] = st[s, i + 1] if here >= c else here
     st[s, end] = 0                       # the slots past the hand stay 0
     st[s, K.ST_HAND] -= 1
+    holds[s] -= hand_in_nb(deck[c, K.D_TYPE])
 
 
 @hot
@@ -167,14 +170,14 @@ def unplace_nb(s, c, p, saved, loc, rows, city):
 
 
 @hot_inline
-def spot_nb(s, p, final, rows, city, deck, out, n, union):
-    """One position for :func:`spots_nb`: noted in ``out`` (unless it is empty) if
-    some type may go there; the spots' number and the union of their masks so far."""
-    m = fits_at_nb(s, p, final, rows, city, deck)
+def note_spot_nb(p, m, out, n, union):
+    """Row index ``p`` noted for :func:`spots_nb` with the types ``m`` it takes, if
+    any (in ``out``, unless it is empty); the spots' number and the union of their
+    masks so far."""
     if m == 0:
         return n, union
     if out.shape[0] != 0:
-        out[n] = (p << K.SPOT_SHIFT) | m
+        out[index_nb(n)] = (p << K.SPOT_SHIFT) | m
     return n + 1, union | m
 
 
@@ -196,28 +199,18 @@ def spots_nb(s, final, rows, city, deck, out):
     a walk of two positions; LLVM now copies the walk into each caller."""
     s = index_nb(s)
     m = row_allows_nb(s, final, city)
-    if city[s, K.C_COUNT] == 0:            # the first card: never ruled out (at most two types are)
-        if out.shape[0] != 0:
-            out[0] = (K.OFF << K.SPOT_SHIFT) | m
-        return 1, m
+    if city[s, K.C_COUNT] == 0:            # the first card
+        return note_spot_nb(K.OFF, m, out, 0, 0)
     left, right = index_nb(city[s, K.C_LEFT]), index_nb(city[s, K.C_RIGHT])
     n, union = 0, 0
     if city[s, K.C_CLOSED_L] == 0:
-        end = beside_nb(m, rows[s, left], deck)
-        if end != 0:
-            if out.shape[0] != 0:
-                out[0] = ((left - 1) << K.SPOT_SHIFT) | end
-            n, union = 1, end
+        n, union = note_spot_nb(left - 1, beside_nb(m, rows[s, left], deck), out, n, union)
     if city[s, K.C_COUNT] < right - left + 1:
         for p in range(left + 1, right):
             if rows[s, p] == 0:
-                n, union = spot_nb(s, p, final, rows, city, deck, out, n, union)
+                n, union = note_spot_nb(p, fits_at_nb(s, p, final, rows, city, deck), out, n, union)
     if city[s, K.C_CLOSED_R] == 0:
-        end = beside_nb(m, rows[s, right], deck)
-        if end != 0:
-            if out.shape[0] != 0:
-                out[index_nb(n)] = ((right + 1) << K.SPOT_SHIFT) | end
-            n, union = n + 1, union | end
+        n, union = note_spot_nb(right + 1, beside_nb(m, rows[s, right], deck), out, n, union)
     return n, union
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import hand_drop_nb, hand_in_nb, remove_nb
+from zsim.games.baumeister.rows_nb import hand_drop_nb, remove_nb
 from zsim.games.baumeister.table_nb import ask_nb, put_under_nb, roll_nb
 from zsim.jit import hot_flat, hot_inline
 from zsim.rng import below_nb
@@ -142,7 +142,6 @@ def attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub,
     pub[K.PUB_TARGET] = t
     index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
     card = st[t, K.ST_CARDS + index]          # the hand is kept ascending: the index-th card by id
-    hand_drop_nb(t, card, st)
-    holds[t] -= hand_in_nb(deck[card, K.D_TYPE])
+    hand_drop_nb(t, card, st, holds, deck)
     destroy_nb(card, t, s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                seat_out, game_out)
