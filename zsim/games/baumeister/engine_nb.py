@@ -67,9 +67,10 @@ import numpy as np
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, place_nb, score_nb, spots_nb,
                                            unplace_nb)
-from zsim.games.baumeister.sabotage_nb import (attack_building_nb, attack_hand_nb, building_targets_nb,
-                                               hand_targets_nb)
-from zsim.games.baumeister.table_nb import ask_nb, mem_size, pop_top_nb, put_under_nb, roll_nb, views_nb
+from zsim.games.baumeister.sabotage_nb import (any_building_target_nb, any_hand_target_nb, attack_building_nb,
+                                               attack_hand_nb)
+from zsim.games.baumeister.table_nb import (ask_nb, column_set_nb, mem_size, pop_top_nb, put_under_nb, roll_nb,
+                                            views_nb)
 from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb, seat_after_nb
 from zsim.rng import game_key_nb, seed_streams_nb, shuffle_nb
 
@@ -157,15 +158,14 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
         known[a, card] = 1
         game_out[K.G_HIDDEN_AUCTIONS] += 1
     else:
-        known[:, card] = 1
+        column_set_nb(known, card, 1)
     game_out[K.G_AUCTIONS] += 1
     pub[K.PUB_AUCTIONEER] = a
     pub[K.PUB_STACK] = k
     pub[K.PUB_CARD] = card
     pub[K.PUB_ANNOUNCED] = -1
-    for t in range(players):
-        st[t, K.ST_LAST_BID] = 0
-        st[t, K.ST_ACTIVE] = 1
+    column_set_nb(st, K.ST_LAST_BID, 0)
+    column_set_nb(st, K.ST_ACTIVE, 1)
     # the rules read at every bid, read once (the compiler cannot keep them: every store
     # into the game's arrays might, for all it knows, have changed them)
     max_bid = rules[K.R_MAX_BID]
@@ -298,8 +298,8 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
     can_building = False
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
-        can_building = building_targets_nb(s, city, st, pub, rules, opts) > 0
-        can_hand = hand_targets_nb(s, st, pub, rules, opts) > 0
+        can_building = any_building_target_nb(s, city)
+        can_hand = any_hand_target_nb(s, st, pub, rules)
     n = 0
     if can_build:
         opts[n] = K.A_BUILD
@@ -407,7 +407,7 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         c = choice // K.W
         place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
         hand_drop_nb(s, c, st, holds, deck)
-        known[:, c] = 1
+        column_set_nb(known, c, 1)
         placed += 1
     st[s, K.ST_BUILT_ONCE] = 1
     seat_out[s, K.S_CARDS_BUILT] += placed

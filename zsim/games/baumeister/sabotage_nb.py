@@ -25,6 +25,27 @@ def building_targets_nb(s, city, st, pub, rules, opts):
 
 
 @hot_flat
+def any_building_target_nb(s, city):
+    """Whether a building attack has a target (:func:`building_targets_nb` lists
+    them): a rival with a building. Step 3 asks only this, every turn a seat holds a
+    saboteur, and lists no targets it would then overwrite."""
+    for t in range(city.shape[0]):
+        if t != s and city[t, K.C_COUNT] > 0:
+            return True
+    return False
+
+
+@hot_flat
+def any_hand_target_nb(s, st, pub, rules):
+    """Whether a hand attack has a target (:func:`hand_targets_nb` lists them)."""
+    least = rules[K.R_HAND_MIN]
+    for t in range(pub[K.PUB_PLAYERS]):
+        if t != s and st[t, K.ST_HAND] >= least:
+            return True
+    return False
+
+
+@hot_flat
 def hand_targets_nb(s, st, pub, rules, opts):
     n = 0
     for t in range(pub[K.PUB_PLAYERS]):

@@ -116,6 +116,23 @@ def roll_nb(rng):
 
 
 # ------------------------------------------------------------------ stacks
+@hot_flat
+def column_set_nb(a, j, value):
+    """``a[t, j] = value`` for every seat ``t`` of a seat-by-row array (``known``,
+    ``st``; a table seats 2 to 4), one store a seat. Not ``a[:, j] = value`` nor a
+    loop over the seats: LLVM made either a vector loop behind a check of the trip
+    count, some 30 instructions for two to four stores, at every auction, card built
+    and card put under (docs/performance.md, sixteenth round)."""
+    j = index_nb(j)
+    players = a.shape[0]
+    a[0, j] = value
+    a[1, j] = value
+    if players > 2:
+        a[2, j] = value
+        if players > 3:
+            a[3, j] = value
+
+
 @hot_inline
 def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
     """The card goes under the smaller stack (``chooser`` picks on equal sizes)
@@ -139,7 +156,7 @@ def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city
     pub[K.PUB_SIZE_OPEN + k] = size + 1
     if k == K.STACK_OPEN and size == 0:
         pub[K.PUB_OPEN_TOP] = card
-    known[:, card] = 1
+    column_set_nb(known, card, 1)
     loc[card] = K.L_OPEN + k
     return k
 
