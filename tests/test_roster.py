@@ -55,29 +55,33 @@ print(hits, misses)
 """
 
 
-#: Zahltag's mixed tables: a different bot in each seat (the seat-by-seat bids
-#: of a kernel for several strategies, see resolve_nb.bids_nb)
-MIXED = ("random", "counter", "undercut", "simple")
+#: mixed tables: a different bot in each seat (Zahltag's seat-by-seat bids of a
+#: kernel for several strategies, see resolve_nb.bids_nb; Baumeister's bots
+#: copied into the sites that ask and those called, see table_nb.ask_nb)
+MIXED = {"zahltag": ("random", "counter", "undercut", "simple"),
+         "baumeister": ("first", "builder", "random", "saboteur")}
+#: the tables each game plays through the kernels for a table size
+SEAT_TABLES = {"zahltag": [("simple",) * p for p in (2, 3, 4)] + [MIXED["zahltag"][:p] for p in (2, 3, 4)],
+               "baumeister": [("first",) * p for p in (2, 3, 4)] + [MIXED["baumeister"][:p] for p in (2, 4)]}
 
-#: Zahltag's default field and a mixed table at 2, 3 and 4 players through the
-#: kernels compiled for each table size: a digest of every output, and the seat
-#: counts compiled
+#: a game's tables through the kernels compiled for each table size: a digest
+#: of every output, and the seat counts compiled
 _SEATS = """
 import hashlib
-from zsim.games.zahltag.batch_nb import play_blocks_nb
+from zsim.games.%s.batch_nb import play_blocks_nb
 from zsim.runner import Matchup, play_chunk
-for table in ("simple",) * 4, %r:
-    for p in (2, 3, 4):
-        h = hashlib.sha256()
-        for a in play_chunk(Matchup(p, table[:p]), 17, 0, 600):
-            h.update(a.tobytes())
-        print(p, h.hexdigest())
+for table in %r:
+    h = hashlib.sha256()
+    for a in play_chunk(Matchup(len(table), table, game=%r), 17, 0, 600):
+        h.update(a.tobytes())
+    print(len(table), h.hexdigest())
 print(sorted({str(sig).split(" seats)")[0][-1] for sig in play_blocks_nb.signatures if " seats)" in str(sig)}))
-""" % (MIXED,)
+"""
 
 
-def _seat_digests(background):
-    return background.run([sys.executable, "-c", _SEATS], env=_exact_env())
+def _seat_digests(background, game):
+    script = _SEATS % (game, SEAT_TABLES[game], game)
+    return background.run([sys.executable, "-c", script], env=_exact_env())
 
 
 def _load_twice(background, cache_dir):
@@ -99,8 +103,9 @@ def start_in_background(background, items):
     if "test_a_second_process_loads_the_rosters_kernel_from_the_cache" in names:
         folder = background.tmp_path_factory.mktemp("roster-cache")
         background.start(("roster-cache",), lambda: _load_twice(background, folder))
-    if "test_zahltags_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any" in names:
-        background.start(("roster-seats",), lambda: _seat_digests(background))
+    if "test_a_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any" in names:
+        for game in SEAT_TABLES:
+            background.start(("roster-seats", game), lambda game=game: _seat_digests(background, game))
 
 
 @pytest.mark.late
@@ -122,22 +127,24 @@ def test_a_second_process_loads_the_rosters_kernel_from_the_cache(background):
 
 
 @pytest.mark.late
-def test_zahltags_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any(background):
-    """Zahltag's engine compiles a roster for its number of players
-    (Roster.for_seats), the count a constant in its code; those kernels play
-    the same games, every output bit for bit, as the kernel of every strategy,
-    which is compiled for any number. A table of several bots is asked its
-    bids seat by seat there, and in a loop here."""
+@pytest.mark.parametrize("game", list(SEAT_TABLES))
+def test_a_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any(background, game):
+    """Zahltag's and Baumeister's engines compile a roster for their number of
+    players (Roster.for_seats), the count a constant in their code; those
+    kernels play the same games, every output bit for bit, as the kernel of
+    every strategy, which is compiled for any number. Zahltag's mixed tables are
+    asked their bids seat by seat there, and in a loop here; Baumeister's seat
+    loops (a card shown to all, the bids reset, the targets) are unrolled."""
     import hashlib
 
-    done = background.result(("roster-seats",), lambda: _seat_digests(background))
+    done = background.result(("roster-seats", game), lambda: _seat_digests(background, game))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.split("\n")
-    assert lines[6] == "['2', '3', '4']"
-    tables = [("simple",) * p for p in (2, 3, 4)] + [MIXED[:p] for p in (2, 3, 4)]
+    tables = SEAT_TABLES[game]
+    assert lines[len(tables)] == "['2', '3', '4']"
     for table, line in zip(tables, lines):
         h = hashlib.sha256()
-        for a in zsim.runner.play_chunk(Matchup(len(table), table), 17, 0, 600):   # ZSIM_ROSTER=all here
+        for a in zsim.runner.play_chunk(Matchup(len(table), table, game=game), 17, 0, 600):   # ZSIM_ROSTER=all here
             h.update(a.tobytes())
         assert line == f"{len(table)} {h.hexdigest()}"
 

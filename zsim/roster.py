@@ -16,9 +16,10 @@ mixed field compiles one kernel for all of its strategies, not one per
 pairing.
 
 A game may also compile a roster for its number of players
-(:meth:`Roster.for_seats`; Zahltag does): the engine reads the count with
-:func:`seats_nb`, a constant in the machine code, so its loops over the seats
-are unrolled and a bot's loop over ``hand.shape[0]`` knows its length too.
+(:meth:`Roster.for_seats`; Zahltag and Baumeister do): the engine reads the
+count with :func:`seats_nb`, a constant in the machine code, so its loops over
+the seats are unrolled and a bot's loop over ``hand.shape[0]`` (Baumeister's
+views of the table, made with that count) knows its length too.
 Each table size is then a compile of its own, cached like any other.
 
 A game may also split a roster (:func:`roster_parts`): the strategies

@@ -52,6 +52,14 @@ it in by LLVM gains 1.01x to 1.02x (docs/performance.md, tenth round). Only
 the small bots are copied in where the roster also holds the others, since
 the called kernel's size then cost each of their decisions (eleventh round).
 
+The kernel is compiled for a table size (``Roster.for_seats``, as Zahltag's):
+``play_games_nb`` reads the number of players with ``seats_nb``, a constant in
+the machine code, and makes the table's views with it, so each kernel's
+``st.shape[0]`` (what it reads for the seats, instead of ``pub[PUB_PLAYERS]``)
+is that constant and its loops over the seats are unrolled (docs/performance.md,
+sixteenth round). The kernel of every strategy (``ZSIM_ROSTER=all``) stays for
+any number.
+
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of
 types) instead of asking the rules once per card and position. Step 3's
@@ -73,6 +81,7 @@ from zsim.games.baumeister.table_nb import (ask_nb, column_set_nb, mem_size, pop
                                             views_nb)
 from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb, seat_after_nb
 from zsim.rng import game_key_nb, seed_streams_nb, shuffle_nb
+from zsim.roster import seats_nb
 
 
 @cold
@@ -109,7 +118,7 @@ def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck
         took = s
     else:
         n = 0
-        for t in range(pub[K.PUB_PLAYERS]):
+        for t in range(st.shape[0]):
             if t != s and st[t, K.ST_SAB] > 0:
                 opts[n] = t
                 n += 1
@@ -138,7 +147,7 @@ def cap_nb(money, max_bid, forbid):
 def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
                game_out, sold, holds):
     a = index_nb(a)
-    players = pub[K.PUB_PLAYERS]
+    players = st.shape[0]              # a constant in a kernel for a table size (see play_games_nb)
     n = 0
     if pub[K.PUB_SIZE_OPEN] > 0:
         opts[n] = K.STACK_OPEN
@@ -228,7 +237,7 @@ def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, row
     penalty and the next one down the chain is asked to pay; nobody able to pay: the card is unsold. A
     sale is noted in ``sold[card]`` (price, turn, buyer, stack, times sold: the per-card log; nothing
     reads it during the game) when the run keeps that log (``sold`` has rows)."""
-    players = pub[K.PUB_PLAYERS]
+    players = st.shape[0]
     a_broke = False
     # every bid beat the one before, so the highest last bid is the high bid: only an
     # insolvent payer sends the search down the chain of last bids
@@ -426,7 +435,7 @@ def play_games_nb(run_seed, first_game, start, stop, deck, rules, roster, ids, p
     nine, the deck, the rules, the strategies, the rows), some 117 words, and the game reads
     them back from the stack; a block of 32 games pays that once."""
     mem, stacks, rng, saved, sold, fit, memo, partners, holds = ws
-    players = ids.shape[0]
+    players = seats_nb(roster, ids.shape[0])   # a constant in a kernel for a table size (Roster.for_seats)
     n_cards = deck.shape[0] - 1
     # row lengths the compiler sees: a card's type or a seat's count is a shift away, not a multiply
     deck = cols_nb(deck, K.N_DECK)

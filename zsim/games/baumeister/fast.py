@@ -41,7 +41,8 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     from zsim.games.baumeister.batch_nb import play_blocks_nb
     from zsim.roster import roster_of
 
-    roster = roster_of("baumeister", ids, roster)
+    # compiled for the table's size as well as its strategies (Roster.for_seats)
+    roster = roster_of("baumeister", ids, roster).for_seats(len(ids))
     rules_a, deck_a = rules_array(rules), deck.arrays()
     play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, deck_a, rules_a, roster, ids, params,
                    seat_out, game_out, cards_out,

@@ -11,7 +11,7 @@ from zsim.rng import below_nb
 @hot_flat
 def building_targets_nb(s, city, st, pub, rules, opts):
     """The rivals a building attack may target, into opts; their number."""
-    players = pub[K.PUB_PLAYERS]
+    players = city.shape[0]
     least = -1
     for t in range(players):
         if t != s and city[t, K.C_COUNT] > 0 and (least < 0 or city[t, K.C_SHIELDS] < least):
@@ -39,7 +39,7 @@ def any_building_target_nb(s, city):
 def any_hand_target_nb(s, st, pub, rules):
     """Whether a hand attack has a target (:func:`hand_targets_nb` lists them)."""
     least = rules[K.R_HAND_MIN]
-    for t in range(pub[K.PUB_PLAYERS]):
+    for t in range(st.shape[0]):
         if t != s and st[t, K.ST_HAND] >= least:
             return True
     return False
@@ -48,7 +48,7 @@ def any_hand_target_nb(s, st, pub, rules):
 @hot_flat
 def hand_targets_nb(s, st, pub, rules, opts):
     n = 0
-    for t in range(pub[K.PUB_PLAYERS]):
+    for t in range(st.shape[0]):
         if t != s and st[t, K.ST_HAND] >= rules[K.R_HAND_MIN]:
             opts[n] = t
             n += 1
