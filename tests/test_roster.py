@@ -55,14 +55,15 @@ print(hits, misses)
 """
 
 
-#: mixed tables: a different bot in each seat (Zahltag's seat-by-seat bids of a
-#: kernel for several strategies, see resolve_nb.bids_nb; Baumeister's bots
-#: copied into the sites that ask and those called, see table_nb.ask_nb)
-MIXED = {"zahltag": ("random", "counter", "undercut", "simple"),
-         "baumeister": ("first", "builder", "random", "saboteur")}
-#: the tables each game plays through the kernels for a table size
-SEAT_TABLES = {"zahltag": [("simple",) * p for p in (2, 3, 4)] + [MIXED["zahltag"][:p] for p in (2, 3, 4)],
-               "baumeister": [("first",) * p for p in (2, 3, 4)] + [MIXED["baumeister"][:p] for p in (2, 4)]}
+#: Zahltag's mixed tables: a different bot in each seat (the seat-by-seat bids
+#: of a kernel for several strategies, see resolve_nb.bids_nb)
+MIXED = ("random", "counter", "undercut", "simple")
+#: the tables each game plays through the kernels for a table size. Baumeister
+#: compiles one for a roster of bots it copies in (first, random) or of bots it
+#: calls (the heuristic ones), not for one of both kinds (fast.play_into)
+SEAT_TABLES = {"zahltag": [("simple",) * p for p in (2, 3, 4)] + [MIXED[:p] for p in (2, 3, 4)],
+               "baumeister": [("first",) * p for p in (2, 3, 4)] + [("random", "first") * 2]
+               + [("builder", "value", "saboteur", "seller")[:p] for p in (2, 4)]}
 
 #: a game's tables through the kernels compiled for each table size: a digest
 #: of every output, and the seat counts compiled

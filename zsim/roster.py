@@ -16,7 +16,8 @@ mixed field compiles one kernel for all of its strategies, not one per
 pairing.
 
 A game may also compile a roster for its number of players
-(:meth:`Roster.for_seats`; Zahltag and Baumeister do): the engine reads the
+(:meth:`Roster.for_seats`; Zahltag does, and Baumeister unless its roster
+holds bots of both kinds): the engine reads the
 count with :func:`seats_nb`, a constant in the machine code, so its loops over
 the seats are unrolled and a bot's loop over ``hand.shape[0]`` (Baumeister's
 views of the table, made with that count) knows its length too.

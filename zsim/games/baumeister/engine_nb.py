@@ -58,7 +58,8 @@ the machine code, and makes the table's views with it, so each kernel's
 ``st.shape[0]`` (what it reads for the seats, instead of ``pub[PUB_PLAYERS]``)
 is that constant and its loops over the seats are unrolled (docs/performance.md,
 sixteenth round). The kernel of every strategy (``ZSIM_ROSTER=all``) stays for
-any number.
+any number, and so does one for bots of both kinds, copied in and called
+(``fast.play_into``: its mixed field measured slower for a table size).
 
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of

@@ -39,10 +39,14 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     compiled for the strategies of ``ids``)."""
     from zsim.blocks import play_in_blocks
     from zsim.games.baumeister.batch_nb import play_blocks_nb
-    from zsim.roster import roster_of
+    from zsim.roster import roster_of, roster_parts
 
-    # compiled for the table's size as well as its strategies (Roster.for_seats)
-    roster = roster_of("baumeister", ids, roster).for_seats(len(ids))
+    roster = roster_of("baumeister", ids, roster)
+    if None in roster_parts(roster):
+        # compiled for the table's size as well as its strategies (Roster.for_seats): not a
+        # roster of both kinds, whose mixed field played 0.94x as fast for its table size
+        # (docs/performance.md, sixteenth round)
+        roster = roster.for_seats(len(ids))
     rules_a, deck_a = rules_array(rules), deck.arrays()
     play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, deck_a, rules_a, roster, ids, params,
                    seat_out, game_out, cards_out,
