@@ -17,11 +17,11 @@ pairing.
 
 A game may also compile a roster for its number of players
 (:meth:`Roster.for_seats`; Zahltag does, and Baumeister unless its roster
-holds bots of both kinds): the engine reads the
-count with :func:`seats_nb`, a constant in the machine code, so its loops over
-the seats are unrolled and a bot's loop over ``hand.shape[0]`` (Baumeister's
-views of the table, made with that count) knows its length too.
-Each table size is then a compile of its own, cached like any other.
+holds bots of both kinds): the engine reads the count with :func:`seats_nb`, a
+constant in the machine code, so its loops over the seats are unrolled and a
+bot's loop over ``hand.shape[0]`` (Baumeister's views of the table, made with
+that count) knows its length too. Each table size is then a compile of its
+own, cached like any other.
 
 A game may also split a roster (:func:`roster_parts`): the strategies
 whose modules say ``INLINE = True``, a decision of a few instructions, which
