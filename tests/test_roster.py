@@ -63,7 +63,7 @@ MIXED = ("random", "counter", "undercut", "simple")
 #: calls (the heuristic ones), not for one of both kinds (fast.play_into)
 SEAT_TABLES = {"zahltag": [("simple",) * p for p in (2, 3, 4)] + [MIXED[:p] for p in (2, 3, 4)],
                "baumeister": [("first",) * p for p in (2, 3, 4)] + [("random", "first") * 2]
-               + [("builder", "value", "saboteur", "seller")[:p] for p in (2, 4)]}
+               + [("builder", "value", "saboteur", "seller")]}
 
 #: a game's tables through the kernels compiled for each table size: a digest
 #: of every output, and the seat counts compiled
