@@ -309,7 +309,7 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
     can_hand = False
     if final == 0 and st[s, K.ST_SAB] > 0:
         can_building = any_building_target_nb(s, city)
-        can_hand = any_hand_target_nb(s, st, pub, rules)
+        can_hand = any_hand_target_nb(s, st, rules)
     n = 0
     if can_build:
         opts[n] = K.A_BUILD

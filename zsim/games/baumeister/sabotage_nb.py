@@ -36,7 +36,7 @@ def any_building_target_nb(s, city):
 
 
 @hot_flat
-def any_hand_target_nb(s, st, pub, rules):
+def any_hand_target_nb(s, st, rules):
     """Whether a hand attack has a target (:func:`hand_targets_nb` lists them)."""
     least = rules[K.R_HAND_MIN]
     for t in range(st.shape[0]):
