@@ -9,16 +9,30 @@ from zsim.rng import below_nb
 
 
 @hot_flat
+def building_target_nb(s, t, city):
+    """Whether seat s may aim a building attack at seat t: a rival with a building.
+    The one place this rule is written; the fewest-shields choice comes after."""
+    return t != s and city[t, K.C_COUNT] > 0
+
+
+@hot_flat
+def hand_target_nb(s, t, st, rules):
+    """Whether seat s may aim a hand attack at seat t: a rival holding at least
+    the rules' hand_sabotage_min cards."""
+    return t != s and st[t, K.ST_HAND] >= rules[K.R_HAND_MIN]
+
+
+@hot_flat
 def building_targets_nb(s, city, st, pub, rules, opts):
     """The rivals a building attack may target, into opts; their number."""
     players = city.shape[0]
     least = -1
     for t in range(players):
-        if t != s and city[t, K.C_COUNT] > 0 and (least < 0 or city[t, K.C_SHIELDS] < least):
+        if building_target_nb(s, t, city) and (least < 0 or city[t, K.C_SHIELDS] < least):
             least = city[t, K.C_SHIELDS]
     n = 0
     for t in range(players):
-        if t != s and city[t, K.C_COUNT] > 0 and (rules[K.R_ANY] != 0 or city[t, K.C_SHIELDS] == least):
+        if building_target_nb(s, t, city) and (rules[K.R_ANY] != 0 or city[t, K.C_SHIELDS] == least):
             opts[n] = t
             n += 1
     return n
@@ -27,10 +41,11 @@ def building_targets_nb(s, city, st, pub, rules, opts):
 @hot_flat
 def any_building_target_nb(s, city):
     """Whether a building attack has a target (:func:`building_targets_nb` lists
-    them): a rival with a building. Step 3 asks only this, every turn a seat holds a
-    saboteur, and lists no targets it would then overwrite."""
+    them). Step 3 asks only this, every turn a seat holds a saboteur, and lists no
+    targets it would then overwrite: the rival with the fewest shields is always
+    listed, so any target at all means a list of at least one."""
     for t in range(city.shape[0]):
-        if t != s and city[t, K.C_COUNT] > 0:
+        if building_target_nb(s, t, city):
             return True
     return False
 
@@ -38,18 +53,18 @@ def any_building_target_nb(s, city):
 @hot_flat
 def any_hand_target_nb(s, st, rules):
     """Whether a hand attack has a target (:func:`hand_targets_nb` lists them)."""
-    least = rules[K.R_HAND_MIN]
     for t in range(st.shape[0]):
-        if t != s and st[t, K.ST_HAND] >= least:
+        if hand_target_nb(s, t, st, rules):
             return True
     return False
 
 
 @hot_flat
 def hand_targets_nb(s, st, pub, rules, opts):
+    """The rivals a hand attack may target, into opts; their number."""
     n = 0
     for t in range(st.shape[0]):
-        if t != s and st[t, K.ST_HAND] >= rules[K.R_HAND_MIN]:
+        if hand_target_nb(s, t, st, rules):
             opts[n] = t
             n += 1
     return n
