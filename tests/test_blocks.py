@@ -143,3 +143,53 @@ def test_compile_first_runs_only_while_the_batch_kernel_is_not_compiled(monkeypa
         play_in_blocks(batch, 100, 32, out, compile_first=lambda: asked.append(len(batch.signatures)))
         assert out.tolist() == list(range(1, 101))
     assert asked == [0]                             # before the first compile only
+
+
+def test_each_thread_gets_a_workspace_of_its_own(monkeypatch):
+    """A game's scratch arrays are made outside its kernel (``workspace``) and each
+    thread plays into its own: two threads sharing one would overwrite each other's games."""
+    made = []
+
+    def workspace():
+        made.append((np.zeros(3, np.int64),))
+        return made[-1]
+
+    seen = []
+    lock = threading.Lock()
+
+    def batch(out, ws, n_games, block, next_block):
+        with lock:
+            seen.append((threading.get_ident(), id(ws)))
+
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    play_in_blocks(batch, 256, 64, "out", workspace=workspace)
+    assert len(made) == 2
+    assert len({who for who, _ in seen}) == 2              # two threads,
+    assert sorted(ws for _, ws in seen) == sorted(id(w) for w in made)   # each with one of the two
+
+
+def test_a_workspace_is_typed_into_the_cache_lookup(monkeypatch):
+    """``compile_first`` asks whether the batch kernel is compiled for the arguments it
+    will get, the workspace among them: a kernel compiled for them is found."""
+    batch = uncached(cold_nogil)(_fill_with_workspace)
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 1)
+    asked = []
+    for _ in range(2):
+        out = np.zeros(100, np.int64)
+        play_in_blocks(batch, 100, 32, out, compile_first=lambda: asked.append(len(batch.signatures)),
+                       workspace=lambda: (np.zeros(32, np.int64),))
+        assert out.tolist() == list(range(1, 101))
+    assert asked == [0]
+
+
+def _fill_with_workspace(out, ws, n_games, block, next_block):
+    scratch = ws[0]
+    while True:
+        start = claim_nb(next_block) * block
+        if start >= n_games:
+            break
+        stop = min(n_games, start + block)
+        for g in range(start, stop):
+            scratch[g - start] = g + 1
+        for g in range(start, stop):
+            out[g] = scratch[g - start]

@@ -31,11 +31,18 @@ from zsim._cache import load_cached
 
 
 def play_in_blocks(batch: Callable, n_games: int, block: int, *args,
-                   compile_first: Callable[[], None] | None = None) -> None:
+                   compile_first: Callable[[], None] | None = None,
+                   workspace: Callable[[], tuple] | None = None) -> None:
     """``batch(*args, n_games, block, next_block)`` on as many threads as the calling
     thread's numba setting allows (at most one per block of ``block`` games, the last
     one short), one of them the calling thread, all sharing the counter ``next_block``
     from which they take their blocks.
+
+    ``workspace``: each thread's scratch arrays, made here, one call for each
+    thread, and passed after ``args`` (``batch(*args, workspace(), n_games, ...)``).
+    A batch kernel that made them itself compiled numpy's allocation for each
+    array's type: about a second of a cold start (docs/performance.md,
+    seventeenth round).
 
     ``compile_first`` runs before the batch kernel compiles, and not when its
     machine code is in this process or the disk cache already: Zahlemann and
@@ -43,14 +50,15 @@ def play_in_blocks(batch: Callable, n_games: int, block: int, *args,
     the batch's compile, and a warm start need not read that kernel back."""
     n_blocks = (n_games + block - 1) // block
     next_block = np.zeros(1, np.int64)
-    if compile_first is not None and not load_cached(batch, *args, n_games, block, next_block):
-        compile_first()
     threads = max(1, min(numba.get_num_threads(), n_blocks))
+    own = [args + (workspace(),) if workspace is not None else args for _ in range(threads)]
+    if compile_first is not None and not load_cached(batch, *own[0], n_games, block, next_block):
+        compile_first()
     if threads == 1:
-        batch(*args, n_games, block, next_block)
+        batch(*own[0], n_games, block, next_block)
         return
     with ThreadPoolExecutor(threads - 1) as pool:
-        pending = [pool.submit(batch, *args, n_games, block, next_block) for _ in range(threads - 1)]
-        batch(*args, n_games, block, next_block)
+        pending = [pool.submit(batch, *a, n_games, block, next_block) for a in own[1:]]
+        batch(*own[0], n_games, block, next_block)
         for p in pending:
             p.result()

@@ -10,25 +10,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.games.baumeister.engine_nb import new_workspace_nb, play_games_nb
+from zsim.games.baumeister.engine_nb import play_games_nb
 from zsim.jit import claim_nb, cold_nogil
 
 
 @cold_nogil
 def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
-                   cards_out, n_games, block, next_block):
+                   cards_out, ws, n_games, block, next_block):
     """The games ``first_game ..`` (``n_games`` in all) into ``seat_out[g]`` and ``game_out[g]``, a block
     of ``block`` games at a time, each block the next one ``next_block`` hands out (``zsim.blocks``);
     with the per-card log when
     ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,
     turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold, where it ended
     (``CE_*``) and whose (-1 in a stack)); an empty ``cards_out`` skips it. One kernel for both, so
-    that a run and an analysis of the per-card log share one compile."""
-    n_players = strat_ids.shape[0]
-    n_cards = deck.shape[0] - 1
+    that a run and an analysis of the per-card log share one compile. ``ws``: this thread's workspace
+    (``engine_nb.new_workspace``, with ``sold`` rows when the log is kept); every game sets up all of it
+    but ``memo``, the first builds' answers, which hold for the run."""
     seed = np.uint64(run_seed)
-    # every game sets up all of it but ``memo``, the first builds' answers, which hold for the run
-    ws = new_workspace_nb(n_players, n_cards, cards_out.shape[0] > 0)
     while True:
         start = claim_nb(next_block) * block
         if start >= n_games:

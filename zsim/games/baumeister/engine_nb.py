@@ -80,18 +80,21 @@ from zsim.games.baumeister.sabotage_nb import (any_building_target_nb, any_hand_
                                                attack_hand_nb)
 from zsim.games.baumeister.table_nb import (ask_nb, column_set_nb, mem_size, pop_top_nb, put_under_nb, roll_nb,
                                             views_nb)
-from zsim.jit import cold, cols_nb, hot, hot_flat, index_nb, seat_after_nb
+from zsim.jit import cols_nb, hot, hot_flat, index_nb, seat_after_nb
 from zsim.rng import game_key_nb, seed_streams_nb, shuffle_nb
 from zsim.roster import seats_nb
 
 
-@cold
-def new_workspace_nb(n_players, n_cards, log):
-    """Per-thread scratch arrays, reused game after game: ``mem``, the buffer whose
+def new_workspace(n_players, n_cards, log):
+    """One thread's scratch arrays, reused game after game: ``mem``, the buffer whose
     views (``views_nb``) are the state a strategy reads, then the engine's own.
     ``log``: keep each card's sales in ``sold`` (the per-card log); without it
-    ``sold`` has no rows and a game writes nothing there."""
-    mem = np.zeros(mem_size(n_players, n_cards), np.int64)
+    ``sold`` has no rows and a game writes nothing there. Made by numpy, not in a
+    kernel: the batch kernel takes them (``zsim.blocks.play_in_blocks``'s
+    ``workspace``), and a kernel that made them compiled an allocation for each
+    array's type, about a second of a cold start (docs/performance.md,
+    seventeenth round)."""
+    mem = np.zeros(mem_size.py_func(n_players, n_cards), np.int64)
     stacks = np.zeros((2, n_cards), np.int64)
     rng = np.zeros(K.N_STREAMS, np.uint64)
     saved = np.zeros((K.MAX_BUILD + 2, K.N_CITY), np.int64)

@@ -39,6 +39,7 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     compiled for the strategies of ``ids``)."""
     from zsim.blocks import play_in_blocks
     from zsim.games.baumeister.batch_nb import play_blocks_nb
+    from zsim.games.baumeister.engine_nb import new_workspace
     from zsim.roster import roster_of, roster_parts
 
     roster = roster_of("baumeister", ids, roster)
@@ -50,18 +51,19 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     rules_a, deck_a = rules_array(rules), deck.arrays()
     play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, deck_a, rules_a, roster, ids, params,
                    seat_out, game_out, cards_out,
-                   compile_first=lambda: _compile_the_game_first(deck_a, deck.n, rules_a, roster, ids, params))
+                   compile_first=lambda: _compile_the_game_first(deck_a, deck.n, rules_a, roster, ids, params),
+                   workspace=lambda: new_workspace(len(ids), deck.n, cards_out.shape[0] > 0))
 
 
 def _compile_the_game_first(deck_a, n_cards, rules_a, roster, ids, params) -> None:
     """Compile (or load) ``play_games_nb`` on its own, before the
     batch kernel compiles: faster than inside the batch's compile."""
-    from zsim.games.baumeister.engine_nb import new_workspace_nb, play_games_nb
+    from zsim.games.baumeister.engine_nb import new_workspace, play_games_nb
     from zsim.jit import compile_ahead
 
     players = len(ids)
     compile_ahead(play_games_nb, np.uint64(0), 0, 0, 0, deck_a, rules_a, roster, ids, params,
-                  new_workspace_nb(players, n_cards, False), np.zeros((0, players, K.N_SEAT_STATS), np.int64),
+                  new_workspace(players, n_cards, False), np.zeros((0, players, K.N_SEAT_STATS), np.int64),
                   np.zeros((0, K.N_GAME_STATS), np.int64), NO_LOG)
 
 
