@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
+from zsim.games.zahlemann.engine_nb import play_game_nb
 from zsim.jit import claim_nb, cold_nogil
 from zsim.rng import game_key_nb
 
 
 @cold_nogil
 def play_blocks_nb(run_seed, first_game, rules, notice, roster, strat_ids, strat_params, seat_out, game_out,
-                   n_games, block, next_block):
+                   ws, n_games, block, next_block):
     """The games ``first_game ..`` (``n_games`` in all), a block of ``block`` games at a
-    time, each block the next one ``next_block`` hands out (``zsim.blocks``)."""
-    n_players = strat_ids.shape[0]
+    time, each block the next one ``next_block`` hands out (``zsim.blocks``); ``ws``: this
+    thread's workspace (``engine_nb.new_workspace``), which every game sets up whole."""
     seed = np.uint64(run_seed)
-    ws = new_workspace_nb(n_players)              # every game sets up all of it
     while True:
         start = claim_nb(next_block) * block
         if start >= n_games:

@@ -49,9 +49,11 @@ _S11 = np.uint64(11)
 ILLEGAL = -2
 
 
-@cold
-def new_workspace_nb(n_players):
-    """Per-thread scratch arrays, reused game after game."""
+def new_workspace(n_players):
+    """One thread's scratch arrays, reused game after game; made by numpy and
+    passed to the batch kernel (``zsim.blocks.play_in_blocks``'s ``workspace``),
+    whose own allocation of them compiled for each array's type
+    (docs/performance.md, seventeenth round)."""
     hands = np.zeros(n_players, np.int64)
     passed = np.zeros(n_players, np.int64)
     discards = np.zeros(K.N_CARDS, np.int64)
@@ -289,7 +291,7 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
 @hot
 def play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_out, game_out):
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
-    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`."""
+    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace`."""
     hands, passed, discards, pile, money, pub, rng, combo, paid = ws
     n = hands.shape[0]
     seat_out[:, :] = 0

@@ -41,13 +41,15 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     the kernels of ``roster`` (default: compiled for the strategies of ``ids``)."""
     from zsim.blocks import play_in_blocks
     from zsim.games.zahlemann.batch_nb import play_blocks_nb
+    from zsim.games.zahlemann.engine_nb import new_workspace
     from zsim.roster import roster_of
 
     roster = roster_of("zahlemann", ids, roster)
     rules_a, notice = rules_array(rules), float(rules.notice)
     play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, rules_a, notice, roster, ids, params,
                    seat_out, game_out,
-                   compile_first=lambda: _compile_the_game_first(rules_a, notice, roster, ids, params))
+                   compile_first=lambda: _compile_the_game_first(rules_a, notice, roster, ids, params),
+                   workspace=lambda: new_workspace(len(ids)))
 
 
 def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
@@ -56,11 +58,11 @@ def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
     kernel's compile, the same kernel took about twice as long (cold starts of
     45-58 s against 23-28 s on the 2-core machine, most of the difference
     system time)."""
-    from zsim.games.zahlemann.engine_nb import new_workspace_nb, play_game_nb
+    from zsim.games.zahlemann.engine_nb import new_workspace, play_game_nb
     from zsim.jit import compile_ahead
 
     players = len(ids)
-    compile_ahead(play_game_nb, np.uint64(0), rules_a, notice, roster, ids, params, new_workspace_nb(players),
+    compile_ahead(play_game_nb, np.uint64(0), rules_a, notice, roster, ids, params, new_workspace(players),
                   np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahltag import constants as K
-from zsim.games.zahltag.engine_nb import new_workspace_nb, play_game_nb
+from zsim.games.zahltag.engine_nb import play_game_nb
 from zsim.jit import claim_nb, cold, cold_nogil, hot
 from zsim.rng import game_key_nb
 
@@ -22,13 +22,11 @@ WIN_UNITS = 12
 
 @cold_nogil
 def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_params, seat_out, game_out,
-                   n_games, block, next_block):
+                   ws, n_games, block, next_block):
     """The games ``first_game ..`` (``n_games`` in all), a block of ``block`` games at a
-    time, each block the next one ``next_block`` hands out (``zsim.blocks``)."""
-    n_players = strat_ids.shape[0]
-    n_cards = needs.shape[0] + rules[K.R_PAYDAY_CARDS]
+    time, each block the next one ``next_block`` hands out (``zsim.blocks``); ``ws``: this
+    thread's workspace (``engine_nb.new_workspace``), which every game sets up whole."""
     seed = np.uint64(run_seed)
-    ws = new_workspace_nb(n_players, needs, n_cards)     # every game sets up all of it
     while True:
         start = claim_nb(next_block) * block
         if start >= n_games:
@@ -41,10 +39,10 @@ def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_
 
 
 @cold
-def record_game_nb(run_seed, game, rules, needs, roster, strat_ids, strat_params, log):
-    """Play one game with its event log; returns (seat_out, game_out)."""
+def record_game_nb(run_seed, game, rules, needs, roster, strat_ids, strat_params, ws, log):
+    """Play one game with its event log (``ws``: a workspace, ``engine_nb.new_workspace``);
+    returns (seat_out, game_out)."""
     n_players = strat_ids.shape[0]
-    ws = new_workspace_nb(n_players, needs, needs.shape[0] + rules[K.R_PAYDAY_CARDS])
     seat_out = np.zeros((n_players, K.N_SEAT_STATS), np.int64)
     game_out = np.zeros(K.N_GAME_STATS, np.int64)
     log[0] = 1

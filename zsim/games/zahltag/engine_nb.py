@@ -49,7 +49,7 @@ from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REV
 from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, lane_unit_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
-from zsim.jit import cold, hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
+from zsim.jit import hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
 from zsim.roster import seats_nb
 from zsim.rng import DECK_STREAM, seed_streams_nb, shuffle_nb
 from zsim.strategy_registry import dispatcher
@@ -60,10 +60,13 @@ adjust_nb = dispatcher("zahltag").adjust_nb
 PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type
 
 
-@cold
-def new_workspace_nb(n_players, needs, n_cards):
-    """Per-thread scratch arrays, reused game after game, and the whole
-    deck's demand of each type (every game starts from it)."""
+def new_workspace(n_players, needs, n_cards):
+    """One thread's scratch arrays, reused game after game, and the whole
+    deck's demand of each type (every game starts from it); made by numpy and
+    passed to the batch kernel (``zsim.blocks.play_in_blocks``'s ``workspace``)
+    and the record kernel, whose own allocation of them compiled for each
+    array's type (docs/performance.md, seventeenth round). ``n_cards``: the
+    jobs and the payday cards."""
     hand = np.zeros((n_players, K.N_TYPES), np.int16)     # four counts to a row: see moves_nb
     left = np.zeros((n_players, K.N_TYPES), np.int16)
     right = np.zeros((n_players, K.N_TYPES), np.int16)
@@ -79,9 +82,7 @@ def new_workspace_nb(n_players, needs, n_cards):
     scratch = np.zeros(2 * n_players, np.int64)
     deck_demand = np.zeros(K.N_TYPES, np.int64)
     partners = np.zeros(max(PILE_MAX, n_cards), np.uint32)   # a shuffle's draws
-    for j in range(needs.shape[0]):
-        for t in range(K.N_TYPES):
-            deck_demand[t] += needs[j, t]
+    deck_demand[:] = needs[:, :K.N_TYPES].sum(axis=0)
     return (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
             partners)
 
@@ -130,7 +131,7 @@ def _adjust_step_nb(seat, in_setup, roster, strat_ids, strat_params, hand, left,
 @hot
 def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log):
     """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
-    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace_nb`;
+    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace`;
     ``log``: the event log to append to, or None."""
     (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
      partners) = ws

@@ -107,11 +107,13 @@ class Zahltag(Game):
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
         from zsim.blocks import play_in_blocks
         from zsim.games.zahltag.batch_nb import play_blocks_nb
+        from zsim.games.zahltag.engine_nb import new_workspace
         from zsim.roster import roster_of
+        rules_a, needs = matchup.rules.as_array(), matchup.deck.lanes()
         # compiled for the table's size as well as its strategies (Roster.for_seats)
-        play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, matchup.rules.as_array(),
-                       matchup.deck.lanes(), roster_of("zahltag", ids, roster).for_seats(len(ids)), ids, params,
-                       seat_out, game_out)
+        play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, rules_a, needs,
+                       roster_of("zahltag", ids, roster).for_seats(len(ids)), ids, params, seat_out, game_out,
+                       workspace=lambda: new_workspace(len(ids), needs, needs.shape[0] + rules_a[K.R_PAYDAY_CARDS]))
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

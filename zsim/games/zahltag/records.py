@@ -14,6 +14,7 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag import events_nb as E
 from zsim.games.zahltag.batch_nb import record_game_nb
+from zsim.games.zahltag.engine_nb import new_workspace
 from zsim.games.zahltag.notation import action_json, card_code
 from zsim.roster import roster_of
 from zsim.strategy_registry import strategy_arrays
@@ -23,12 +24,13 @@ SHUFFLE_REASONS = {E.SHUFFLE_IN_A_ROW: "payday_in_a_row", E.SHUFFLE_FORCED: "for
 
 def _play_logged(matchup, seed: int, game: int):
     ids, params = strategy_arrays(matchup.game, list(matchup.strategies))
+    rules_a, needs = matchup.rules.as_array(), matchup.deck.lanes()
     size = 1 << 14
     while True:
         log = np.zeros(size, np.int64)
-        seat_out, game_out = record_game_nb(np.uint64(seed), game, matchup.rules.as_array(),
-                                            matchup.deck.lanes(), roster_of("zahltag", ids), ids, params,
-                                            log)
+        ws = new_workspace(len(ids), needs, needs.shape[0] + rules_a[K.R_PAYDAY_CARDS])
+        seat_out, game_out = record_game_nb(np.uint64(seed), game, rules_a, needs, roster_of("zahltag", ids), ids,
+                                            params, ws, log)
         if log[0] <= size:
             return log[1:log[0]], seat_out, game_out
         size = int(log[0]) * 2  # the game is deterministic: replay it with room
