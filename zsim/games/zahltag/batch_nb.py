@@ -25,7 +25,7 @@ def play_blocks_nb(run_seed, first_game, rules, needs, roster, strat_ids, strat_
                    ws, n_games, block, next_block):
     """The games ``first_game ..`` (``n_games`` in all), a block of ``block`` games at a
     time, each block the next one ``next_block`` hands out (``zsim.blocks``); ``ws``: this
-    thread's workspace (``engine_nb.new_workspace``), which every game sets up whole."""
+    thread's workspace (``engine_nb.new_workspace``), which every game sets up but the deck's demand."""
     seed = np.uint64(run_seed)
     while True:
         start = claim_nb(next_block) * block

@@ -60,13 +60,15 @@ adjust_nb = dispatcher("zahltag").adjust_nb
 PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type
 
 
-def new_workspace(n_players, needs, n_cards):
+def new_workspace(n_players, needs, rules):
     """One thread's scratch arrays, reused game after game, and the whole
-    deck's demand of each type (every game starts from it); made by numpy and
-    passed to the batch kernel (``zsim.blocks.play_in_blocks``'s ``workspace``)
-    and the record kernel, whose own allocation of them compiled for each
-    array's type (docs/performance.md, seventeenth round). ``n_cards``: the
-    jobs and the payday cards."""
+    deck's demand of each type, which every game starts from (``needs``: the
+    jobs' lanes, ``rules``: the rules' array, whose payday cards join the jobs
+    in the deck); made by numpy and passed to the batch kernel
+    (``zsim.blocks.play_in_blocks``'s ``workspace``) and the record kernel,
+    whose own allocation of them compiled for each array's type
+    (docs/performance.md, seventeenth round)."""
+    n_cards = needs.shape[0] + int(rules[K.R_PAYDAY_CARDS])
     hand = np.zeros((n_players, K.N_TYPES), np.int16)     # four counts to a row: see moves_nb
     left = np.zeros((n_players, K.N_TYPES), np.int16)
     right = np.zeros((n_players, K.N_TYPES), np.int16)

@@ -113,7 +113,7 @@ class Zahltag(Game):
         # compiled for the table's size as well as its strategies (Roster.for_seats)
         play_in_blocks(play_blocks_nb, n, block, np.uint64(seed), first, rules_a, needs,
                        roster_of("zahltag", ids, roster).for_seats(len(ids)), ids, params, seat_out, game_out,
-                       workspace=lambda: new_workspace(len(ids), needs, needs.shape[0] + rules_a[K.R_PAYDAY_CARDS]))
+                       workspace=lambda: new_workspace(len(ids), needs, rules_a))
 
     # -------------------------------------------------------------- records
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:

@@ -28,7 +28,7 @@ def _play_logged(matchup, seed: int, game: int):
     size = 1 << 14
     while True:
         log = np.zeros(size, np.int64)
-        ws = new_workspace(len(ids), needs, needs.shape[0] + rules_a[K.R_PAYDAY_CARDS])
+        ws = new_workspace(len(ids), needs, rules_a)
         seat_out, game_out = record_game_nb(np.uint64(seed), game, rules_a, needs, roster_of("zahltag", ids), ids,
                                             params, ws, log)
         if log[0] <= size:
