@@ -23,7 +23,7 @@ def hand_target_nb(s, t, st, rules):
 
 
 @hot_flat
-def building_targets_nb(s, city, st, pub, rules, opts):
+def building_targets_nb(s, city, rules, opts):
     """The rivals a building attack may target, into opts; their number."""
     players = city.shape[0]
     least = -1
@@ -60,7 +60,7 @@ def any_hand_target_nb(s, st, rules):
 
 
 @hot_flat
-def hand_targets_nb(s, st, pub, rules, opts):
+def hand_targets_nb(s, st, rules, opts):
     """The rivals a hand attack may target, into opts; their number."""
     n = 0
     for t in range(st.shape[0]):
@@ -86,7 +86,7 @@ def attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, 
     seat_out[s, K.S_ATTACKS] += 1
     game_out[K.G_BUILDING_ATTACKS] += 1
     pub[K.PUB_ATTACKER] = s
-    n = building_targets_nb(s, city, st, pub, rules, opts)
+    n = building_targets_nb(s, city, rules, opts)
     i = 0
     if n > 1:
         i = ask_nb(s, K.D_TARGET, n, roster, ids, params, mem, deck, rules, rng)
@@ -168,7 +168,7 @@ def attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub,
     seat_out[s, K.S_ATTACKS] += 1
     game_out[K.G_HAND_ATTACKS] += 1
     pub[K.PUB_ATTACKER] = s
-    n = hand_targets_nb(s, st, pub, rules, opts)
+    n = hand_targets_nb(s, st, rules, opts)
     i = 0
     if n > 1:
         i = ask_nb(s, K.D_TARGET, n, roster, ids, params, mem, deck, rules, rng)
