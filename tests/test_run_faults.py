@@ -137,10 +137,33 @@ def test_a_run_folder_is_locked_while_a_run_writes_it(tmp_path):
 
 
 # ---------------------------------------------------------------- SIGTERM and SIGHUP
+#: the runs this module started, killed after their test if still running (a test that
+#: failed half-way must not leave a run of millions of games to slow the ones after it)
+_STARTED: list[subprocess.Popen] = []
+
+
+def _as_from_a_shell() -> None:
+    """The stop signals as a plain shell leaves them, whatever the suite was started
+    under: ``nohup make test`` ignores SIGHUP, and zsim keeps an ignored signal ignored."""
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 def start(args, cwd, preexec=None):
-    return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=preexec or (lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)))
+    proc = subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=preexec or _as_from_a_shell)
+    _STARTED.append(proc)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _no_run_outlives_its_test():
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def _written(folder: Path, pattern: str) -> bool:
@@ -185,6 +208,26 @@ def test_sigterm_and_sighup_stop_like_ctrl_c(tmp_path, command, sig, code, word)
     if command.startswith("simulate"):    # stopped at a chunk's end, with the summary of the finished games
         assert "the summary covers the finished games; t.parquet was not written" in lines[0]
         assert out.splitlines()[0].endswith("deck default (jobs.csv)")
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_a_run_started_under_nohup_lives_through_a_hangup(tmp_path):
+    """``nohup zsim simulate ... &`` and a closed terminal: SIGHUP was ignored when
+    zsim started, so it stays ignored and the run goes on; SIGTERM still stops it."""
+    def nohup():
+        _as_from_a_shell()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    proc = start(LONG["simulate"] + ["-q"], tmp_path, preexec=nohup)
+    wait_for_temporary(proc, tmp_path, ".t.parquet.*.part")
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(1.0)
+    assert proc.poll() is None                    # still playing
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("zsim: terminated (SIGTERM)"), err
     assert sorted(os.listdir(tmp_path)) == []
 
 
