@@ -25,12 +25,12 @@ SHUFFLE_REASONS = {E.SHUFFLE_IN_A_ROW: "payday_in_a_row", E.SHUFFLE_FORCED: "for
 def _play_logged(matchup, seed: int, game: int):
     ids, params = strategy_arrays(matchup.game, list(matchup.strategies))
     rules_a, needs = matchup.rules.as_array(), matchup.deck.lanes()
+    roster = roster_of("zahltag", ids)
+    ws = new_workspace(len(ids), needs, rules_a)   # a replay sets it up again, as every game does
     size = 1 << 14
     while True:
         log = np.zeros(size, np.int64)
-        ws = new_workspace(len(ids), needs, rules_a)
-        seat_out, game_out = record_game_nb(np.uint64(seed), game, rules_a, needs, roster_of("zahltag", ids), ids,
-                                            params, ws, log)
+        seat_out, game_out = record_game_nb(np.uint64(seed), game, rules_a, needs, roster, ids, params, ws, log)
         if log[0] <= size:
             return log[1:log[0]], seat_out, game_out
         size = int(log[0]) * 2  # the game is deterministic: replay it with room
