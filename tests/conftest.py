@@ -29,6 +29,17 @@ def uncached(decorator):
     return wrap
 
 
+def default_stop_signals() -> None:
+    """For a zsim subprocess (``preexec_fn``): SIGINT, SIGTERM and SIGHUP as a plain
+    shell leaves them, whatever the suite was started under. A shell's background
+    job ignores SIGINT and ``nohup make test`` ignores SIGHUP, the child inherits
+    that, and zsim keeps an ignored signal ignored (``zsim.signals.install``)."""
+    import signal
+
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+
+
 #: the rule sets every game-by-game comparison runs under
 VARIANTS = {
     "default": {},
@@ -95,7 +106,7 @@ class SmallFs:
             import resource
             import signal
 
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            default_stop_signals()
             if limit is not None:
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from conftest import default_stop_signals
 
 TRIALS = 18
 SHARDS = 40                 # 80,000 games in chunks of 2,000
@@ -41,7 +42,7 @@ EXPECTED = {signal.SIGKILL: -signal.SIGKILL, signal.SIGTERM: 143, signal.SIGINT:
 def start(args, cwd):
     return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_stop_signals)
 
 
 def rows(folder: Path) -> pl.DataFrame:

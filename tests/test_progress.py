@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import default_stop_signals
 from rich.console import Console
 
 from zsim.cli import cli
@@ -470,11 +471,9 @@ def test_simulate_callback_without_interrupt_behaves_as_before():
 
 # ----------------------------------------------------------------- Ctrl-C, for real
 def start(args: list[str], cwd: Path) -> subprocess.Popen:
-    # A shell that starts a job in the background makes it ignore SIGINT, and
-    # the child would inherit that: give it the default disposition back.
     return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ),
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_stop_signals)
 
 
 def wait_for_rows(proc: subprocess.Popen, folder: Path, timeout: float = 600) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from conftest import default_stop_signals
 
 from zsim.errors import OutputError, ZsimError
 from zsim.runner import Matchup, simulate
@@ -142,16 +143,9 @@ def test_a_run_folder_is_locked_while_a_run_writes_it(tmp_path):
 _STARTED: list[subprocess.Popen] = []
 
 
-def _as_from_a_shell() -> None:
-    """The stop signals as a plain shell leaves them, whatever the suite was started
-    under: ``nohup make test`` ignores SIGHUP, and zsim keeps an ignored signal ignored."""
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, signal.SIG_DFL)
-
-
 def start(args, cwd, preexec=None):
     proc = subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=preexec or _as_from_a_shell)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=preexec or default_stop_signals)
     _STARTED.append(proc)
     return proc
 
@@ -215,7 +209,7 @@ def test_a_run_started_under_nohup_lives_through_a_hangup(tmp_path):
     """``nohup zsim simulate ... &`` and a closed terminal: SIGHUP was ignored when
     zsim started, so it stays ignored and the run goes on; SIGTERM still stops it."""
     def nohup():
-        _as_from_a_shell()
+        default_stop_signals()
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
     proc = start(LONG["simulate"] + ["-q"], tmp_path, preexec=nohup)

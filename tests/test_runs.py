@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
+from conftest import default_stop_signals
 
 from zsim.errors import ZsimError
 from zsim.runner import Matchup, play_chunk, rows_frame, simulate
@@ -101,7 +102,7 @@ def zsim(*args, **kw):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL), **kw)
+                            preexec_fn=default_stop_signals, **kw)
 
 
 def test_a_run_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
