@@ -40,6 +40,35 @@ def default_stop_signals() -> None:
         signal.signal(s, signal.SIG_DFL)
 
 
+#: the zsim processes the running test started (``start_zsim``)
+_STARTED: list = []
+
+
+def start_zsim(args, cwd=None, env=None, preexec=None):
+    """``python -m zsim.cli ARGS`` in the background, its output piped as text and its
+    stop signals at their defaults (``preexec``: run instead of ``default_stop_signals``).
+    A run still going when its test ends is killed (``_no_zsim_run_outlives_its_test``)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, preexec_fn=preexec or default_stop_signals)
+    _STARTED.append(proc)
+    return proc
+
+
+@pytest.fixture(autouse=True)
+def _no_zsim_run_outlives_its_test():
+    """A test that failed half-way must not leave a run of millions of games to slow
+    the tests after it."""
+    yield
+    while _STARTED:
+        proc = _STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
 #: the rule sets every game-by-game comparison runs under
 VARIANTS = {
     "default": {},

@@ -21,14 +21,12 @@ import hashlib
 import json
 import random
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import default_stop_signals
+from conftest import start_zsim
 
 TRIALS = 18
 SHARDS = 40                 # 80,000 games in chunks of 2,000
@@ -37,12 +35,6 @@ ARGS = ["simulate", "-p", "4", "--strategies", "simple,counter,random,undercut",
 SIGNALS = (signal.SIGKILL, signal.SIGTERM, signal.SIGINT)
 #: how each signal may end the run: killed outright, or stopped cleanly at a chunk's end
 EXPECTED = {signal.SIGKILL: -signal.SIGKILL, signal.SIGTERM: 143, signal.SIGINT: 130}
-
-
-def start(args, cwd):
-    return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            preexec_fn=default_stop_signals)
 
 
 def rows(folder: Path) -> pl.DataFrame:
@@ -54,9 +46,9 @@ def unbroken(tmp_path_factory):
     """The run played through: (summary JSON, rows, seconds from the folder's
     appearance to the end)."""
     cwd = tmp_path_factory.mktemp("unbroken")
-    warm = start(ARGS[:ARGS.index("--games")] + ["--games", "10"], cwd)   # compiles, if the cache is cold
+    warm = start_zsim(ARGS[:ARGS.index("--games")] + ["--games", "10"], cwd)   # compiles, if the cache is cold
     assert warm.wait(timeout=600) == 0
-    proc = start(ARGS + ["--out", "run"], cwd)
+    proc = start_zsim(ARGS + ["--out", "run"], cwd)
     while not (cwd / "run" / "manifest.json").exists() and proc.poll() is None:
         time.sleep(0.005)
     began = time.time()
@@ -78,7 +70,7 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
         cwd = tmp_path / f"trial-{trial}"
         cwd.mkdir()
         folder = cwd / "run"
-        proc = start(ARGS + ["--out", "run"], cwd)
+        proc = start_zsim(ARGS + ["--out", "run"], cwd)
         while not (folder / "manifest.json").exists():
             assert proc.poll() is None, proc.communicate()
             time.sleep(0.002)
@@ -100,7 +92,7 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
         shards_before = len(list(folder.glob("chunk-*.parquet")))
         outcomes.append((sig.name, proc.returncode, shards_before))
 
-        done = start(ARGS + ["--out", "run", "--resume"], cwd)
+        done = start_zsim(ARGS + ["--out", "run", "--resume"], cwd)
         out, err = done.communicate(timeout=600)
         assert done.returncode == 0, f"{what}: resume failed: {err}"
         assert json.loads(out) == summary, what

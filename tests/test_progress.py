@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
 import signal
 import subprocess
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import default_stop_signals
+from conftest import start_zsim
 from rich.console import Console
 
 from zsim.cli import cli
@@ -470,12 +469,6 @@ def test_simulate_callback_without_interrupt_behaves_as_before():
 
 
 # ----------------------------------------------------------------- Ctrl-C, for real
-def start(args: list[str], cwd: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ),
-                            preexec_fn=default_stop_signals)
-
-
 def wait_for_rows(proc: subprocess.Popen, folder: Path, timeout: float = 600) -> None:
     """Until the temporary --out file holds a chunk of rows: games are being
     played (the first run of a fresh kernel cache compiles for a while first)."""
@@ -500,7 +493,7 @@ def interrupt(proc: subprocess.Popen) -> tuple[str, str]:
 
 def test_ctrl_c_stops_simulate_cleanly(tmp_path):
     planned = 200_000_000
-    proc = start(["simulate", "--players", "4", "--games", str(planned), "--quiet",
+    proc = start_zsim(["simulate", "--players", "4", "--games", str(planned), "--quiet",
                   "--out", "games.parquet"], tmp_path)
     wait_for_rows(proc, tmp_path)
     time.sleep(0.5)                                      # a few more chunks, not needed for the checks
@@ -522,7 +515,7 @@ def test_ctrl_c_stops_simulate_cleanly(tmp_path):
 
 
 def test_ctrl_c_stops_tournament_cleanly(tmp_path):
-    proc = start(["tournament", "--field", "simple,random", "-p", "2", "--games", "100000000",
+    proc = start_zsim(["tournament", "--field", "simple,random", "-p", "2", "--games", "100000000",
                   "--out", "t.parquet"], tmp_path)
     wait_for_rows(proc, tmp_path)
     time.sleep(0.5)

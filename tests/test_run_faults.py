@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import default_stop_signals
+from conftest import default_stop_signals, start_zsim
 
 from zsim.errors import OutputError, ZsimError
 from zsim.runner import Matchup, simulate
@@ -138,28 +138,6 @@ def test_a_run_folder_is_locked_while_a_run_writes_it(tmp_path):
 
 
 # ---------------------------------------------------------------- SIGTERM and SIGHUP
-#: the runs this module started, killed after their test if still running (a test that
-#: failed half-way must not leave a run of millions of games to slow the ones after it)
-_STARTED: list[subprocess.Popen] = []
-
-
-def start(args, cwd, preexec=None):
-    proc = subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, preexec_fn=preexec or default_stop_signals)
-    _STARTED.append(proc)
-    return proc
-
-
-@pytest.fixture(autouse=True)
-def _no_run_outlives_its_test():
-    yield
-    while _STARTED:
-        proc = _STARTED.pop()
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-
-
 def _written(folder: Path, pattern: str) -> bool:
     try:
         return any(p.stat().st_size > 0 for p in folder.glob(pattern))
@@ -190,7 +168,7 @@ LONG = {
                                              (signal.SIGHUP, 129, "hung up (SIGHUP)")])
 @pytest.mark.parametrize("command", sorted(LONG))
 def test_sigterm_and_sighup_stop_like_ctrl_c(tmp_path, command, sig, code, word):
-    proc = start(LONG[command] + ["-q"] * (command != "record"), tmp_path)
+    proc = start_zsim(LONG[command] + ["-q"] * (command != "record"), tmp_path)
     wait_for_temporary(proc, tmp_path, ".t.parquet.*.part")
     time.sleep(0.3)
     proc.send_signal(sig)
@@ -212,7 +190,7 @@ def test_a_run_started_under_nohup_lives_through_a_hangup(tmp_path):
         default_stop_signals()
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
-    proc = start(LONG["simulate"] + ["-q"], tmp_path, preexec=nohup)
+    proc = start_zsim(LONG["simulate"] + ["-q"], tmp_path, preexec=nohup)
     wait_for_temporary(proc, tmp_path, ".t.parquet.*.part")
     proc.send_signal(signal.SIGHUP)
     time.sleep(1.0)
@@ -226,7 +204,7 @@ def test_a_run_started_under_nohup_lives_through_a_hangup(tmp_path):
 
 
 def test_a_killed_runs_leftover_is_cleaned_by_the_next_run(tmp_path):
-    proc = start(LONG["simulate"] + ["-q"], tmp_path)
+    proc = start_zsim(LONG["simulate"] + ["-q"], tmp_path)
     wait_for_temporary(proc, tmp_path, ".t.parquet.*.part")
     proc.kill()
     proc.communicate()

@@ -4,8 +4,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -13,7 +11,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
-from conftest import default_stop_signals
+from conftest import start_zsim
 
 from zsim.errors import ZsimError
 from zsim.runner import Matchup, play_chunk, rows_frame, simulate
@@ -98,11 +96,8 @@ def test_precision_stops_at_the_first_chunk_that_meets_it(tmp_path):
     assert run(plan, StopAfter(10 ** 9)).summary.games == n
 
 
-def zsim(*args, **kw):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen([sys.executable, "-m", "zsim.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=default_stop_signals, **kw)
+def zsim(*args):
+    return start_zsim(args, env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
 def test_a_run_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
