@@ -1,5 +1,6 @@
-"""A city: a row of building cards at integer positions, the building rules
-and the scoring (used by the reference engine; the fast engine has its own).
+"""A city: a row of building cards at integer positions, the building rules,
+the search whether a build can still be made, and the scoring (used by the
+reference engine; the fast engine has its own).
 
 A card placed into an empty row stands at 0; −1 is left of it. The row's ends
 are its outermost cards L ≤ R; an empty position between them is a gap.
@@ -10,10 +11,13 @@ it is destroyed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from zsim.games.baumeister.cards import CHURCH, CORNER, HALL, Deck, kin
+from zsim.games.baumeister.cards import CHURCH, CORNER, HALL, TYPES, Deck, kin
 
 LEFT, RIGHT = "left", "right"
+#: an end of a row that takes no more cards (a corner tower closed it), in :func:`can_grow`
+CLOSED = -1
 
 
 @dataclass
@@ -106,15 +110,56 @@ class City:
                 if self._breaks(deck, c, p, final_round) is None]
 
     def can_place(self, deck: Deck, hand, count: int, final_round: bool) -> bool:
-        """Can ``count`` more cards of ``hand`` be placed one after another?"""
+        """Can ``count`` more cards of ``hand`` be placed one after another?
+
+        One card is a look at the legal placements. Two or more are asked only
+        for a first build, whose row holds nothing but that build's own cards:
+        no gaps. Such a row takes cards at its two ends alone, so the answer
+        depends on little (see :func:`can_grow`), which is searched instead of
+        the cards and positions themselves: a first build of ten cards out of a
+        large hand is answered at once, where trying the cards one after
+        another in every order takes exponential time. A row with gaps is
+        searched placement by placement, one card of each type."""
         if count <= 0:
             return True
+        if len(hand) < count:
+            return False
+        if count == 1:
+            return bool(self.legal_placements(deck, hand, final_round))
+        if self.gaps():
+            return self._search(deck, hand, count, final_round)
+        held = [0] * len(TYPES)
+        for c in hand:
+            held[deck.card(c).type] += 1
+        # in the final round only the two ends limit the corner towers
+        corners_left = 2 if final_round else 1 - self.count(deck, CORNER)
+        return can_grow(self.ends(deck), max(0, corners_left), 1 - min(1, self.count(deck, HALL)),
+                        tuple(min(n, count) for n in held), count)
+
+    def _search(self, deck: Deck, hand, count: int, final_round: bool) -> bool:
+        """:meth:`can_place` by trying each placement and searching on; cards of one
+        type go to the same places, so one card of each type is tried."""
+        if count <= 0:
+            return True
+        tried = set()
         for c, p in self.legal_placements(deck, hand, final_round):
+            if (deck.card(c).type, p) in tried:
+                continue
+            tried.add((deck.card(c).type, p))
             nxt = self.copy()
             nxt.place(deck, c, p)
-            if nxt.can_place(deck, [h for h in hand if h != c], count - 1, final_round):
+            if nxt._search(deck, [h for h in hand if h != c], count - 1, final_round):
                 return True
         return False
+
+    def ends(self, deck: Deck) -> tuple[int, int] | None:
+        """What :func:`can_grow` reads of a row: None when it is empty, else
+        (left, right), each the type of that end's card or :data:`CLOSED`."""
+        if not self.cards:
+            return None
+        left = CLOSED if self.closed(LEFT) else deck.card(self.cards[self.left]).type
+        right = CLOSED if self.closed(RIGHT) else deck.card(self.cards[self.right]).type
+        return mirror(left, right)
 
     # ------------------------------------------------------------ sabotage
     def remove(self, pos: int) -> int:
@@ -145,3 +190,59 @@ class City:
         if deck.card(order[0]).value == deck.card(order[-1]).value:
             out["corners"] = rules.bonus_corners
         return out
+
+
+# ---------------------------------------------------------------- a first build's search
+def mirror(left: int, right: int) -> tuple[int, int]:
+    """A row's ends, smaller first: the building rules read the same in a mirror,
+    so a row and its mirror image take the same builds."""
+    return (left, right) if left <= right else (right, left)
+
+
+def grown(ends: tuple[int, int] | None, t: int) -> list[tuple[int, int]]:
+    """The ends after a card of type ``t`` goes to each place it may take in a row
+    without gaps (``ends`` as :meth:`City.ends`), leaving aside the row's counts
+    of corner towers and town halls: to 0 in an empty row (a corner tower there
+    closes the left end), else to an open end whose card is not of its kin (a
+    corner tower closes the end it goes to)."""
+    if ends is None:
+        return [(CLOSED, CORNER) if t == CORNER else (t, t)]
+    new = CLOSED if t == CORNER else t
+    left, right = ends
+    out = []
+    if left != CLOSED and kin(left) != kin(t):
+        out.append(mirror(new, right))
+    if right != CLOSED and kin(right) != kin(t):
+        out.append(mirror(left, new))
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def can_grow(ends: tuple[int, int] | None, corners_left: int, halls_left: int, held: tuple[int, ...],
+             need: int) -> bool:
+    """Can ``need`` more cards be placed one after another into a row without gaps?
+
+    A row without gaps takes a card only at an open end (or at 0 when empty) and
+    stays without gaps, and whether a card fits there depends on its type alone.
+    So the answer depends on nothing but the row's ends (:meth:`City.ends`), how
+    many more corner towers (``corners_left``) and town halls (``halls_left``) it
+    may take, how many cards of each type the hand holds (``held``, by type) and
+    ``need``; cards of one type are interchangeable. The search runs over these
+    states, each answered once and kept (``lru_cache``: the answer is the
+    search's own, so what is kept changes no game). More than ``need`` cards of
+    a type cannot help, so counts are cut to ``need``: there are at most
+    (need + 1)^5 hands, times 22 pairs of ends and 6 counts of corner towers and
+    town halls left, so the search takes time polynomial in ``need``, not the
+    factorial number of orders in which the cards of a hand could be placed
+    (a first build of ten cards visits a few hundred states at most).
+    """
+    if need <= 0:
+        return True
+    for t, n in enumerate(held):
+        if n == 0 or (t == CORNER and corners_left == 0) or (t == HALL and halls_left == 0):
+            continue
+        rest = tuple(min(m - (u == t), need - 1) for u, m in enumerate(held))
+        for after in grown(ends, t):
+            if can_grow(after, corners_left - (t == CORNER), halls_left - (t == HALL), rest, need - 1):
+                return True
+    return False
