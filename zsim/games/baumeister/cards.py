@@ -1,20 +1,20 @@
 """The building cards: a CSV with columns card,type,value,shields,coins.
 
 The default cards (``data/buildings.csv``, 40 cards) ship with the package;
-``--deck FILE`` plays any file with the same columns. A card is its number
+``--deck FILE`` plays any file with the same columns (read within the bounds
+of :mod:`zsim.data_files`). A card is its number
 (1..N, each once). A city's shields and coins are read from the columns, not
 from the type.
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from zsim.data_files import read_data_file
+from zsim.data_files import csv_rows, plain, read_data_file, show, whole_number
 from zsim.games.baumeister import constants as K
 from zsim.errors import ZsimError
 
@@ -88,46 +88,45 @@ def load_deck(path: str | Path | None) -> Deck:
     return parse_deck(read_data_file(path, "building file"), str(path))
 
 
-def _whole(name: str, line_no: int, col: str, cell: str) -> int:
-    try:
-        v = int(cell.strip())
-    except ValueError:
-        raise ZsimError(f"building file {name}: line {line_no} {col} is not a whole number: "
-                        f"{cell.strip()!r}") from None
+def _whole(where: str, line_no: int, col: str, cell: str) -> int:
+    v = whole_number(cell, f"{where}: line {line_no} {col}")
     if v < 0:
-        raise ZsimError(f"building file {name}: line {line_no} {col} is negative: {v}")
+        raise ZsimError(f"{where}: line {line_no} {col} is negative: {v}")
     if v > MAX_NUMBER:
-        raise ZsimError(f"building file {name}: line {line_no} {col} is {v}, more than {MAX_NUMBER}")
+        raise ZsimError(f"{where}: line {line_no} {col} is {v}, more than {MAX_NUMBER}")
     return v
 
 
 def parse_deck(text: str, name: str) -> Deck:
-    rows = list(csv.reader(line for line in text.splitlines() if line.strip()))
+    where = f"building file {plain(name)}"
+    rows = csv_rows(text, where)
     if not rows:
-        raise ZsimError(f"building file {name}: the file is empty")
-    header = tuple(h.strip().lower() for h in rows[0])
+        raise ZsimError(f"{where}: the file is empty")
+    header = tuple(h.strip().lower() for h in rows[0][1])
     if header != COLUMNS:
-        raise ZsimError(f"building file {name}: columns must be {','.join(COLUMNS)}, found {','.join(header)}")
+        raise ZsimError(f"{where}: columns must be {','.join(COLUMNS)}, "
+                        f"found {show(','.join(header), 80, quoted=False)}")
     by_number: dict[int, Card] = {}
-    for line_no, row in enumerate(rows[1:], start=2):
+    for line_no, row in rows[1:]:
         if len(row) != len(COLUMNS):
-            raise ZsimError(f"building file {name}: line {line_no} has {len(row)} fields, expected {len(COLUMNS)}")
-        number = _whole(name, line_no, "card", row[0])
+            raise ZsimError(f"{where}: line {line_no} has {len(row)} field{'s' * (len(row) != 1)}, "
+                            f"expected {len(COLUMNS)}")
+        number = _whole(where, line_no, "card", row[0])
         kind = row[1].strip().lower()
         if kind not in TYPES:
-            raise ZsimError(f"building file {name}: line {line_no} has an unknown type {row[1].strip()!r} "
+            raise ZsimError(f"{where}: line {line_no} has an unknown type {show(row[1].strip())} "
                             f"(types: {', '.join(TYPES)})")
-        value, shields, coins = (_whole(name, line_no, c, v) for c, v in zip(COLUMNS[2:], row[2:]))
+        value, shields, coins = (_whole(where, line_no, c, v) for c, v in zip(COLUMNS[2:], row[2:]))
         if number in by_number:
-            raise ZsimError(f"building file {name}: card {number} is listed twice (line {line_no})")
+            raise ZsimError(f"{where}: card {number} is listed twice (line {line_no})")
         by_number[number] = Card(number, TYPES.index(kind), value, shields, coins)
     n = len(by_number)
     if n < MIN_CARDS:
-        raise ZsimError(f"building file {name}: {n} card{'s' * (n != 1)}, but the open and the hidden stack "
+        raise ZsimError(f"{where}: {n} card{'s' * (n != 1)}, but the open and the hidden stack "
                         f"need at least {MIN_CARDS}")
     if n > MAX_CARDS:
-        raise ZsimError(f"building file {name}: {n} cards, more than {MAX_CARDS}")
+        raise ZsimError(f"{where}: {n} cards, more than {MAX_CARDS}")
     missing = sorted(set(range(1, n + 1)) - set(by_number))
     if missing:
-        raise ZsimError(f"building file {name}: cards must be numbered 1..{n} once each; {missing[0]} is missing")
+        raise ZsimError(f"{where}: cards must be numbered 1..{n} once each; {missing[0]} is missing")
     return Deck(name, tuple(by_number[i] for i in range(1, n + 1)))

@@ -1,19 +1,19 @@
 """The job deck: a CSV with columns job,foreman,worker,crane,excavator.
 
 The default deck (``data/jobs.csv``) ships with the package; ``--deck FILE``
-loads any file with the same columns.  A job is referred to by its 1-based row
-number in the file (``J<n>`` in game records).
+loads any file with the same columns (at most 1 MiB and 1,000 jobs: see
+:mod:`zsim.data_files`).  A job is referred to by its 1-based row number in the
+file (``J<n>`` in game records).
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-from zsim.data_files import read_data_file
+from zsim.data_files import csv_rows, plain, read_data_file, show, whole_number
 from zsim.errors import ZsimError
 from zsim.games.zahltag import constants as K
 
@@ -61,30 +61,30 @@ def load_deck(path: str | Path | None) -> Deck:
 
 
 def parse_deck(text: str, name: str) -> Deck:
-    rows = list(csv.reader(line for line in text.splitlines() if line.strip()))
+    where = f"deck {plain(name)}"
+    rows = csv_rows(text, where)
     if not rows:
-        raise ZsimError(f"deck {name}: the file is empty")
-    header = tuple(h.strip().lower() for h in rows[0])
+        raise ZsimError(f"{where}: the file is empty")
+    header = tuple(h.strip().lower() for h in rows[0][1])
     if header != COLUMNS:
-        raise ZsimError(f"deck {name}: columns must be {','.join(COLUMNS)}, found {','.join(header)}")
+        raise ZsimError(f"{where}: columns must be {','.join(COLUMNS)}, "
+                        f"found {show(','.join(header), 80, quoted=False)}")
     needs = []
-    for line_no, row in enumerate(rows[1:], start=2):
+    for line_no, row in rows[1:]:
         if len(row) != len(COLUMNS):
-            raise ZsimError(f"deck {name}: line {line_no} has {len(row)} fields, expected {len(COLUMNS)}")
+            raise ZsimError(f"{where}: line {line_no} has {len(row)} field{'s' * (len(row) != 1)}, "
+                            f"expected {len(COLUMNS)}")
         counts = []
         for col, cell in zip(COLUMNS[1:], row[1:]):
-            try:
-                v = int(cell.strip())
-            except ValueError:
-                raise ZsimError(f"deck {name}: line {line_no} {col} is not a whole number: {cell.strip()!r}") from None
+            v = whole_number(cell, f"{where}: line {line_no} {col}")
             if v < 0:
-                raise ZsimError(f"deck {name}: line {line_no} {col} is negative: {v}")
+                raise ZsimError(f"{where}: line {line_no} {col} is negative: {v}")
             if v > MAX_NEED:
-                raise ZsimError(f"deck {name}: line {line_no} {col} needs {v}, more than any supply ({MAX_NEED})")
+                raise ZsimError(f"{where}: line {line_no} {col} needs {v}, more than any supply ({MAX_NEED})")
             counts.append(v)
         if sum(counts) == 0:
-            raise ZsimError(f"deck {name}: line {line_no} is a job that needs no workers")
+            raise ZsimError(f"{where}: line {line_no} is a job that needs no workers")
         needs.append(counts)
     if not needs:
-        raise ZsimError(f"deck {name}: no jobs")
+        raise ZsimError(f"{where}: no jobs")
     return Deck(name, np.asarray(needs, dtype=np.int64).reshape(-1, K.N_TYPES))
