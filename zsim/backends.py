@@ -16,12 +16,15 @@ hanging:
 * the connection to a scheduler must be made within ``CONNECT_TIMEOUT``
   seconds (``$ZSIM_DASK_CONNECT_TIMEOUT``), even when something that is not
   a dask scheduler holds the port and never answers;
-* during the run it looks at the cluster whenever no chunk has finished for a
-  second: a cluster with no workers for ``IDLE_TIMEOUT`` seconds
-  (``$ZSIM_DASK_IDLE_TIMEOUT``) ends the run, as does a scheduler that has
-  gone away or stopped answering for ``CONNECT_TIMEOUT`` seconds, and a chunk
-  that still fails after dask's retries ends it naming the chunk and the
-  worker's error.
+* during the run it looks at the cluster at the start and whenever no chunk
+  has finished for a second: a cluster with no workers for ``IDLE_TIMEOUT``
+  seconds (``$ZSIM_DASK_IDLE_TIMEOUT``) ends the run. The wait is never
+  silent: when it begins, a :class:`ZsimWarning` says how long it may last
+  (a ``zsim: waiting ...`` line on the command line), and a drawn progress
+  bar says so in its label until a worker joins. A scheduler that has
+  gone away or stopped answering for ``CONNECT_TIMEOUT`` seconds ends it
+  too, and a chunk that still fails after dask's retries ends it naming the
+  chunk and the worker's error.
 """
 from __future__ import annotations
 
@@ -31,15 +34,17 @@ import math
 import os
 import queue
 import re
+import sys
 import threading
 import time
 import uuid
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 import numpy as np
 
-from zsim.errors import ZsimError
+from zsim.errors import ZsimError, ZsimWarning
 from zsim.runner import Matchup, chunk_outputs, fold, new_agg, play_chunk, rows_frame
 
 if TYPE_CHECKING:
@@ -173,6 +178,28 @@ def seconds_from_env(name: str, default: float) -> float:
     if not (math.isfinite(value) and value > 0):
         raise ZsimError(f"${name} must be a number of seconds above 0, got {raw!r}")
     return value
+
+
+def notify(text: str) -> None:
+    """Tell the user ``text`` while the run goes on: a :class:`ZsimWarning`
+    raised at the caller's line outside zsim, shown every time (Python's
+    default shows a warning once per place; a second run that waits the same
+    way should say so too) and above a drawn progress bar. Warning filters
+    still apply (the command line's ``--quiet`` ignores them all)."""
+    from zsim import progress
+
+    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame = sys._getframe(1)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
+        frame = frame.f_back
+    if frame is None:
+        where = dict(filename="zsim", lineno=0, module="zsim")
+    else:
+        globs = frame.f_globals
+        where = dict(filename=frame.f_code.co_filename, lineno=frame.f_lineno,
+                     module=globs.get("__name__", "zsim"), module_globals=globs)
+    with progress.above_bar():
+        warnings.warn_explicit(text, ZsimWarning, registry=None, **where)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -318,10 +345,21 @@ class DaskBackend:
         run_id = uuid.uuid4().hex      # keys never meet an earlier run's, on this cluster or another
         handed = 0                     # chunks handed out so far
         more = True                    # the indices are not used up
-        window = 2 * self.workers()
+        window = 2                     # until the first look says how many workers there are
         last_probe = time.monotonic()
         no_workers_since: float | None = None
         no_answer_since: float | None = None
+
+        def wait_begins() -> None:
+            notify(f"waiting up to {self.idle_timeout:g} s for a dask worker at {self.address} "
+                   f"(the scheduler has none)")
+            _progress_waiting("waiting for a dask worker")
+
+        def wait_ends() -> None:
+            nonlocal no_workers_since
+            if no_workers_since is not None:
+                no_workers_since = None
+                _progress_waiting(None)
 
         def hand_out() -> None:
             nonlocal handed, more
@@ -355,12 +393,14 @@ class DaskBackend:
                 return
             no_answer_since = None
             if n == 0:
-                no_workers_since = no_workers_since or t
+                if no_workers_since is None:
+                    no_workers_since = t
+                    wait_begins()
                 if t - no_workers_since >= self.idle_timeout:
                     raise ZsimError(f"the dask cluster at {self.address} has had no workers for "
                                     f"{self.idle_timeout:g} s; start workers or use --backend local")
             else:
-                no_workers_since = None
+                wait_ends()
                 window = 2 * n
 
         def collect(f, i: int) -> ChunkResult | None:
@@ -392,6 +432,7 @@ class DaskBackend:
             return None
 
         try:
+            look()             # a cluster with no workers says so now, not after a second
             hand_out()
             while active:
                 try:
@@ -410,7 +451,7 @@ class DaskBackend:
                     continue
                 del active[f.key]
                 f.release()
-                no_workers_since = None
+                wait_ends()      # a worker played it
                 if time.monotonic() - last_probe > 10 * POLL:
                     look()      # now and then, so the window follows workers that come and go
                 hand_out()
@@ -421,6 +462,8 @@ class DaskBackend:
             for f, _, _ in active.values():
                 f.release()
             active.clear()
+            if no_workers_since is not None:
+                _progress_waiting(None)
 
     def _failed(self, plan: Plan, i: int, exc: BaseException) -> ZsimError:
         first, n = plan.span(i)
@@ -447,6 +490,12 @@ class DaskBackend:
                     self.cluster.close(timeout=10)
                 except Exception:
                     pass
+
+
+def _progress_waiting(text: str | None) -> None:
+    from zsim import progress
+
+    progress.waiting(text)
 
 
 class _DropAll(logging.Filter):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import warnings
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -18,14 +19,26 @@ import click
 
 from zsim import signals
 from zsim.api import Interrupted
-from zsim.errors import EXIT_CANNOT_WRITE, describe_os_error  # noqa: F401  (main's exit codes)
+from zsim.errors import EXIT_CANNOT_WRITE, OutputError, describe_os_error  # noqa: F401  (main's exit codes)
+from zsim.errors import ZsimWarning
 
 
 def setup_streams() -> None:
-    """stdout and stderr that can show what zsim prints on this terminal."""
+    """stdout and stderr that can show what zsim prints on this terminal; zsim's
+    own warnings (a wait for a dask worker) shown as one ``zsim: ...`` line."""
     from zsim.terminal import setup_streams as setup
 
     setup()
+    warnings.showwarning = _show_warning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None, _python=warnings.showwarning):
+    """A :class:`ZsimWarning` as one line on stderr (``--quiet`` ignores every
+    warning before it gets here); any other warning as Python shows it."""
+    if issubclass(category, ZsimWarning):
+        click.echo(f"zsim: {message}", err=True)
+    else:
+        _python(message, category, filename, lineno, file, line)
 
 
 def install_signals() -> None:

@@ -51,6 +51,13 @@ class OutputError(ZsimError):
     exit_code = EXIT_CANNOT_WRITE
 
 
+class ZsimWarning(UserWarning):
+    """Something a user should hear of while a run goes on, such as a wait
+    for a dask worker. A Python warning in the API (shown at every
+    occurrence, not once per place); one ``zsim: ...`` line on stderr on
+    the command line, where ``--quiet`` silences it."""
+
+
 def describe_os_error(exc: BaseException) -> str:
     """``strerror`` of an OSError in plain words (pyarrow and polars raise
     OSErrors whose text is all they carry)."""

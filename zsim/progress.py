@@ -20,6 +20,10 @@ It is transient: it is erased when the run ends, however it ends, so the
 terminal shows only the results afterwards; and it never writes to stdout,
 which carries the results.
 
+While a run waits on something outside it (a dask cluster with no worker),
+its label says so (:func:`waiting`), and a warning printed meanwhile goes
+above the bar rather than into its line (:func:`above_bar`).
+
 A timer thread puts the bar up after ``delay`` even while the first chunk is
 still running (the first run of a session may spend ~40 s compiling the
 engine); rich's own thread then redraws it a few times a second whenever the
@@ -54,6 +58,8 @@ from zsim.signals import exit_code as stop_exit_code
 
 #: seconds a run must last before the bar appears
 DELAY = 2.0
+#: the progress displays open in this process, the innermost last (:func:`waiting` labels it)
+_OPEN: list["Progress"] = []
 
 
 def stderr_is_terminal() -> bool:
@@ -77,6 +83,7 @@ class Progress:
         self.unit = unit
         self.done = 0
         self.drawn = False          # whether the bar was ever put up
+        self.wait: str | None = None    # what the run waits for, shown after the label
         self._console = console
         self._bar = None            # the rich Progress, once shown
         self._task = None
@@ -120,15 +127,30 @@ class Progress:
         if again or self.done == 0:
             stop_now(signum)              # pressed twice, or nothing to keep yet: stop now
 
+    def set_wait(self, text: str | None) -> None:
+        """Show in the bar's label what the run waits for (``text``), or that
+        it waits no more (None)."""
+        with self._lock:
+            self.wait = text
+            bar = self._bar
+            if bar is not None:
+                description = self._description()
+                bar.columns[1].bar_width = _bar_width(self._console, description, self.total, self.unit)
+                bar.update(self._task, description=description)
 
     # -- the bar itself ------------------------------------------------------
+    def _description(self) -> str:
+        from rich.markup import escape
+
+        return escape(self.label if not self.wait else f"{self.label}: {self.wait}")
+
     def _show(self) -> None:
         """Put the bar up (the timer thread calls this after the delay)."""
         with self._lock:
             if self._closed:
                 return
-            bar = _make_bar(self._console, self.label, self.total, self.unit)
-            task = bar.add_task(self.label, total=self.total, completed=self.done)
+            bar = _make_bar(self._console, self._description(), self.total, self.unit)
+            task = bar.add_task(self._description(), total=self.total, completed=self.done)
             bar.start()
             self._task, self._bar, self.drawn = task, bar, True
             bar.update(task, completed=self.done)   # catch an advance made while starting
@@ -203,6 +225,14 @@ class _NotebookLine:
                   f"({rate:,.0f} {self.unit}/s)")
 
 
+def _bar_width(console, label: str, total: int, unit: str) -> int:
+    """The bar takes what the text leaves of one line (10..40 cells): a line
+    that wraps would leave a stale copy behind at every redraw."""
+    count = f"{total:,}/{total:,} {unit}"
+    text = len(label) + len(count) + len(f"{total:,} {unit}/s") + len("0:00:00 left") + 5
+    return max(10, min(40, console.width - text - 1))
+
+
 def _make_bar(console, label: str, total: int, unit: str):
     from rich.progress import BarColumn, ProgressColumn, TextColumn, TimeRemainingColumn
     from rich.progress import Progress as RichProgress
@@ -215,14 +245,9 @@ def _make_bar(console, label: str, total: int, unit: str):
             speed = task.finished_speed or task.speed
             return Text("" if speed is None else f"{speed:,.0f} {unit}/s", style="progress.data.speed")
 
-    # The bar takes what the text leaves of one line (10..40 cells): a line
-    # that wraps would leave a stale copy behind at every redraw.
-    count = f"{total:,}/{total:,} {unit}"
-    text = len(label) + len(count) + len(f"{total:,} {unit}/s") + len("0:00:00 left") + 5
-    width = max(10, min(40, console.width - text - 1))
     return RichProgress(
         TextColumn("[progress.description]{task.description}"),
-        BarColumn(bar_width=width),
+        BarColumn(bar_width=_bar_width(console, label, total, unit)),
         TextColumn("{task.completed:,.0f}/{task.total:,.0f} " + unit.replace("[", r"\[")),
         Rate(),
         TimeRemainingColumn(),
@@ -256,12 +281,48 @@ def progress(total: int, label: str, quiet: bool = False, unit: str = "games", *
         draw = notebook or stderr_is_terminal()
     p = Progress(total, label, unit, draw=draw, delay=delay, console=console, notebook=notebook)
     previous = _take_stop_signals(p._on_signal) if defer_ctrl_c else {}
+    _OPEN.append(p)
     try:
         yield p
     finally:
+        _OPEN.remove(p)
         for s, handler in previous.items():
             signal.signal(s, handler)
         p.close()
+
+
+def waiting(text: str | None) -> None:
+    """Show in the label of the innermost open progress display what the run
+    waits for (e.g. a dask worker), or that it waits no more (None); nothing
+    when no display is open. Only a drawn bar shows it."""
+    if _OPEN:
+        _OPEN[-1].set_wait(text)
+
+
+@contextmanager
+def above_bar() -> Iterator[None]:
+    """Inside it, lines written to ``sys.stderr`` (a warning) are printed above
+    a drawn bar, which is then redrawn below them, rather than into its line."""
+    bar = next((p._bar for p in reversed(_OPEN) if p._bar is not None), None)
+    if bar is None:
+        yield
+        return
+    from rich.file_proxy import FileProxy
+
+    class Above(FileProxy):
+        # the stream's own encoding: click takes a stream without one for a
+        # misconfigured one and writes past it, to the file underneath
+        encoding = property(lambda self: self.rich_proxied_file.encoding)
+        errors = property(lambda self: self.rich_proxied_file.errors)
+
+    saved = sys.stderr
+    proxy = Above(bar.console, saved)
+    sys.stderr = proxy
+    try:
+        yield
+    finally:
+        sys.stderr = saved
+        proxy.flush()
 
 
 def _take_stop_signals(handler) -> dict:
