@@ -69,6 +69,25 @@ def _no_zsim_run_outlives_its_test():
             proc.communicate()
 
 
+def check_finished_run_folder(folder, what: str, shards: int, games: int) -> None:
+    """A run folder whose run is complete: SHA256SUMS lists each of the ``shards``
+    shards once with its true digest, summary.json counts ``games``, and no hidden
+    (half-written) file is left. ``what`` opens every failure's message."""
+    import hashlib
+    import json
+
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == [], what
+    listed = {}
+    for line in (folder / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split("  ")
+        assert name not in listed, f"{what}: {name} listed twice"
+        listed[name] = digest
+    on_disk = sorted(folder.glob("chunk-*.parquet"))
+    assert sorted(listed) == [p.name for p in on_disk] and len(on_disk) == shards, what
+    assert all(hashlib.sha256(p.read_bytes()).hexdigest() == listed[p.name] for p in on_disk), what
+    assert json.loads((folder / "summary.json").read_text())["games"] == games, what
+
+
 #: the rule sets every game-by-game comparison runs under
 VARIANTS = {
     "default": {},

@@ -17,7 +17,6 @@ may be left. The moments come from a seeded generator, so a failing trial
 can be replayed."""
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 import signal
@@ -26,7 +25,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import start_zsim
+from conftest import check_finished_run_folder, start_zsim
 
 TRIALS = 18
 SHARDS = 40                 # 80,000 games in chunks of 2,000
@@ -97,16 +96,7 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
         assert done.returncode == 0, f"{what}: resume failed: {err}"
         assert json.loads(out) == summary, what
         assert rows(folder).equals(expected_rows), what
-        assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == [], what
-        listed = {}
-        for line in (folder / "SHA256SUMS").read_text().splitlines():
-            digest, name = line.split("  ")
-            assert name not in listed, f"{what}: {name} listed twice"
-            listed[name] = digest
-        shards = sorted(folder.glob("chunk-*.parquet"))
-        assert sorted(listed) == [p.name for p in shards] and len(shards) == SHARDS, what
-        assert all(hashlib.sha256(p.read_bytes()).hexdigest() == listed[p.name] for p in shards), what
-        assert json.loads((folder / "summary.json").read_text())["games"] == 80_000, what
+        check_finished_run_folder(folder, what, SHARDS, 80_000)
     # the trials did cut runs short, in every way (not all after the end)
     for name in ("SIGKILL", "SIGTERM", "SIGINT"):
         cut = [o for o in outcomes if o[0] == name and o[1] == EXPECTED[getattr(signal, name)]]
