@@ -40,7 +40,9 @@ class _Watch:
 
 def check_progress(progress) -> None:
     if not (isinstance(progress, bool) or callable(progress)):
-        raise ZsimError(f"progress must be True, False or a callable(done, total), got {progress!r}")
+        from zsim._api_inputs import shown
+
+        raise ZsimError(f"progress must be True, False or a callable(done, total), got {shown(progress)}")
 
 
 @contextmanager

@@ -49,10 +49,13 @@ CHECK_DEALS = 256       # ... and the deals a pair that matched on those is comp
 
 # ---------------------------------------------------------------- field and seatings
 def parse_field(spec: str | None, game: str = DEFAULT_GAME) -> tuple[str, ...]:
-    """``a,b:k=v,...`` -> canonical specs; each entry once, at most MAX_FIELD."""
-    parts = [p for p in (spec or "").split(",") if p.strip()]
-    if not parts:
+    """``a,b:k=v,...`` -> canonical specs; each entry once, at most MAX_FIELD
+    (an empty entry, from a doubled, leading or trailing comma, is refused)."""
+    from zsim._api_inputs import entries as comma_entries
+
+    if spec is None or not spec.strip():
         raise ZsimError("--field is empty: name at least one strategy (one fills the table with copies)")
+    parts = comma_entries(spec, "--field", "strategy")
     entries = [parse_one(p, game) for p in parts]
     for i, e in enumerate(entries):
         if e in entries[:i]:
@@ -109,6 +112,15 @@ def seatings(n_entries: int, players: int, design: str = "all") -> tuple[np.ndar
     ``len`` of it is the games per deal in either design)."""
     orders, used = seating_orders(n_entries, players, design)
     return orders[0], used
+
+
+def check_independent(n_entries: int, players: int, deals: int, design: str = "all") -> None:
+    """Refuse ``--compare-independent`` where its games would need indices
+    past 2**62 (seating ``l`` of deal ``d`` is game ``deals * (1 + l) + d``)."""
+    per_deal = len(seatings(n_entries, players, design)[0])
+    if deals * (per_deal + 1) - 1 > MAX_GAME_INDEX:
+        raise ZsimError(f"--games {deals} with --compare-independent needs game indices past 2**62 "
+                        f"({per_deal} seating{'s' if per_deal != 1 else ''} a deal); give fewer deals")
 
 
 def order_bounds(deals: int, n_orders: int) -> np.ndarray:
@@ -318,7 +330,8 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     n_order, n_seat = orders.shape[:2]
     f, p = len(entries), players
     if independent and deals * (n_seat + 1) - 1 > MAX_GAME_INDEX:
-        raise ZsimError("too many deals for independent game indices (they must stay below 2**62)")
+        raise ZsimError(f"--games {deals} with --compare-independent needs game indices past 2**62 "
+                        f"({n_seat} seating{'s' if n_seat != 1 else ''} a deal); give fewer deals")
     # one kernel for every pairing: compiled for all the entries
     matchups = [[Matchup(p, tuple(entries[e] for e in row), rules, deck, game, compile_for=tuple(entries))
                  for row in order.tolist()] for order in orders]

@@ -136,8 +136,11 @@ def tunable_params(strategy: str, game: str = DEFAULT_GAME) -> tuple[Param, ...]
 
 
 def parse_field(vs: str, players: int, game: str = DEFAULT_GAME) -> tuple[str, ...]:
-    """``--vs``: one spec for every other seat, or exactly ``players - 1`` specs."""
-    specs = [parse_one(s, game) for s in vs.split(",")]
+    """``--vs``: one spec for every other seat, or exactly ``players - 1``
+    specs (an empty entry is refused, not dropped)."""
+    from zsim._api_inputs import entries
+
+    specs = [parse_one(s, game) for s in entries(vs, "--vs", "strategy")]
     if len(specs) == 1:
         return tuple(specs * (players - 1))
     if len(specs) != players - 1:

@@ -141,20 +141,27 @@ def simulate(*, game: str = "zahltag", players: int = 4, games: int = 100_000, s
         ...                   out="games.parquet", progress=False)     # doctest: +SKIP
         >>> r.rows().group_by("seat").agg(pl.col("money").mean()).collect()   # doctest: +SKIP
     """
-    from zsim._api_inputs import check_given, make_matchup
-    from zsim._api_outputs import watching
-    from zsim.backends import make_backend
+    from zsim._api_inputs import check_threads, flag, make_matchup, path_arg, real, whole, word
+    from zsim._api_outputs import check_progress, watching
+    from zsim.backends import check_backend, make_backend
     from zsim.output import parquet_output
     from zsim.runner import check_chunk_memory, check_out_path, set_threads
     from zsim.runs import Plan, RunFolder, run
 
-    check_given(out, "--out")
-    out = os.fspath(out) if out is not None else None
-    m = make_matchup(game, players, strategies, rules, deck)
-    plan = Plan(m, seed, games, chunk, precision)
-    set_threads(threads)
+    # every argument, before anything is made or played
+    out, resume = path_arg(out, "--out"), flag(resume, "--resume")
+    games, seed, chunk = whole(games, "--games"), whole(seed, "--seed"), whole(chunk, "--chunk", 1, 1 << 24)
+    precision = real(precision, "--precision", none_ok=True)
+    backend, scheduler = word(backend, "--backend"), word(scheduler, "--scheduler", none_ok=True)
+    workers, threads = whole(workers, "--workers", 1, none_ok=True), check_threads(threads)
+    check_progress(progress)
     if backend not in ("local", "dask"):
         raise ZsimError(f"--backend must be local or dask, got {backend!r}")
+    check_backend(backend, scheduler, workers)
+    m = make_matchup(game, players, strategies, rules, deck)
+    players = m.players
+    plan = Plan(m, seed, games, chunk, precision)
+    set_threads(threads)
     in_flight = 1 if backend == "local" else 2 * (workers or os.cpu_count() or 1) + 1
     check_chunk_memory(min(chunk, games), players, rows=out is not None, in_flight=in_flight, game=m.game)
     target = folder = None
@@ -215,22 +222,29 @@ def tournament(field: Strategies, *, game: str = "zahltag", players: int = 4, ga
         ...                     progress=False)                    # doctest: +SKIP
         >>> t.strategies.sort("win_share", descending=True)        # doctest: +SKIP
     """
-    from zsim._api_inputs import check_given, check_players, game_deck, game_of, game_rules, spec_list
-    from zsim._api_outputs import watching
+    from zsim._api_inputs import (check_players, check_threads, flag, game_deck, game_of, game_rules, path_arg,
+                                  spec_list, whole, word)
+    from zsim._api_outputs import check_progress, watching
     from zsim.output import parquet_output
     from zsim.runner import check_games_and_seed, check_out_path, set_threads
-    from zsim._tournament import parse_field, run_tournament
+    from zsim._tournament import check_independent, parse_field, run_tournament
     from zsim._tournament import seatings as seatings_of
     from zsim._tournament import variance_reduction
 
     spec = game_of(game)
-    check_players(spec, players)
-    check_given(out, "--out")
+    players = check_players(spec, players)
+    out, seatings = path_arg(out, "--out"), word(seatings, "--seatings")
+    games, seed = whole(games, "--games"), whole(seed, "--seed")
+    compare_independent = flag(compare_independent, "--compare-independent")
+    threads = check_threads(threads)
+    check_progress(progress)
     if seatings not in ("all", "rotations"):
         raise ZsimError(f"--seatings must be all or rotations, got {seatings!r}")
     entries = parse_field(spec_list(field, "--field entry"), spec.name)
     rule_set, deck_obj = game_rules(spec, rules, players), game_deck(spec, deck)
     check_games_and_seed(games, seed)
+    if compare_independent:
+        check_independent(len(entries), players, games, seatings)
     set_threads(threads)
     target = check_out_path(out) if out else None
     args = (entries, players, games, seed, rule_set, deck_obj)
@@ -288,20 +302,27 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = "zahltag", players
     """
     import polars as pl
 
-    from zsim._api_inputs import check_players, game_deck, game_of, game_rules, rule_options, spec_list
-    from zsim._api_outputs import play
-    from zsim._tune import check_tune_args, parse_field, planned_games, tunable_params
+    from zsim._api_inputs import (check_players, check_threads, game_deck, game_of, game_rules, rule_options, shown,
+                                  spec_list, whole, word)
+    from zsim._api_outputs import check_progress, play
+    from zsim._tune import _optimizer_class, check_tune_args, parse_field, planned_games, tunable_params
     from zsim._tune import tune as run_tune
 
     spec = game_of(game)
-    check_players(spec, players)
+    players = check_players(spec, players)
     if not isinstance(strategy, str):
-        raise ZsimError(f"the strategy to tune is a bare name like 'fixed', got {strategy!r}")
+        raise ZsimError(f"the strategy to tune is a bare name like 'fixed', got {shown(strategy)}")
+    budget, batch = whole(budget, "--budget"), whole(batch, "--batch", none_ok=True)
+    eval_games, seed = whole(eval_games, "--eval-games"), whole(seed, "--seed")
+    optimizer, threads = word(optimizer, "--optimizer"), check_threads(threads)
+    check_progress(progress)
     tunable_params(strategy, spec.name)
     check_tune_args(players, budget, batch, eval_games, seed)
-    field = parse_field(spec_list(vs) if vs is not None else spec.strategies.default, players, spec.name)
+    field = parse_field(spec_list(vs, "--vs entry") if vs is not None else spec.strategies.default, players,
+                        spec.name)
     rules_cfg = game_rules(spec, rules, players)
     deck_cfg = game_deck(spec, deck)
+    _optimizer_class(optimizer)          # imports nevergrad: after the cheaper checks
     total = planned_games(players, budget, batch, eval_games)
     r = play(f"tune {strategy.strip()}", total, progress, threads,
              lambda advance: run_tune(strategy, field, budget=budget, seed=seed, batch=batch,
@@ -353,10 +374,23 @@ def analyze(name: str, *, game: str = "zahltag", out: str | os.PathLike | None =
         >>> a.figures                                                   # doctest: +SKIP
     """
     import inspect
+    import numbers
 
     from zsim import _api_analyses
-    from zsim._api_outputs import check_out, check_plots, play, write_analysis
+    from zsim._api_inputs import check_threads, path_arg, whole, word
+    from zsim._api_outputs import check_out, check_plots, check_progress, play, write_analysis
 
+    name = word(name, "the analysis name")
+    path_arg(out, "--out")
+    path_arg(plots, "--plots")
+    threads = check_threads(threads)
+    check_progress(progress)
+    # numpy integers become ints; the whole-number options are checked here, the rest by the analysis
+    options = {k: int(v) if isinstance(v, numbers.Integral) and not isinstance(v, bool) else v
+               for k, v in options.items()}
+    for key in ("games", "seed", "perturb"):
+        if key in options:
+            whole(options[key], "--" + key)
     prepare = _api_analyses.find(name, game)
     accepted = inspect.signature(prepare).parameters
     unknown = [k for k in options if k not in accepted]
@@ -391,9 +425,14 @@ def report(*, out: str | os.PathLike, game: str = "zahltag", players: Counts = "
     from pathlib import Path
 
     from zsim import _api_analyses
-    from zsim._api_inputs import check_given
-    from zsim._api_outputs import play
+    from zsim._api_inputs import MAX_GAMES, check_given, check_threads, path_arg, whole
+    from zsim._api_outputs import check_progress, play
 
+    path_arg(out, "--out")
+    games, seed = whole(games, "--games"), whole(seed, "--seed")
+    tournament_games = whole(tournament_games, "--tournament-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
+    threads = check_threads(threads)
+    check_progress(progress)
     module, plan, title = _api_analyses.report_plan(game=game, players=players, games=games,
                                                     tournament_games=tournament_games, seed=seed, field=field,
                                                     rules=rules, deck=deck)
@@ -428,9 +467,10 @@ def record(*, game: str = "zahltag", players: int = 4, seed: int = 0, games: int
         >>> recs.games, next(iter(recs))[0]["e"]
         (1, 'start')
     """
-    from zsim._api_inputs import check_given, make_matchup
+    from zsim._api_inputs import check_given, make_matchup, whole
     from zsim.runner import check_games_and_seed, check_out_path
 
+    seed, games, first = whole(seed, "--seed"), whole(games, "--games"), whole(first, "--first")
     check_given(out, "--out")
     m = make_matchup(game, players, strategies, rules, deck)
     check_games_and_seed(games, seed, first)
@@ -453,9 +493,11 @@ def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = No
         >>> print(zsim.replay("game.jsonl").text().splitlines()[0])
         Game 0 of seed 7: 2 players, 32 jobs
     """
-    from zsim._api_inputs import game_of
+    from zsim._api_inputs import flag, game_of, path_arg
     from zsim.records import read_records
 
+    path_arg(path, "the record file", none_ok=False)
+    check = flag(check, "--check")
     expected = game_of(game).name if game is not None else None
     text = os.fspath(path)
     return Replay(text, check, expected, read_records(text))
@@ -479,19 +521,23 @@ def bench(*, game: str = "zahltag", games: int = 200_000, repeat: int = 5, refer
         >>> b = zsim.bench(games=20_000, repeat=1, reference_games=0, startup=False)  # doctest: +SKIP
         >>> b.frame                                                 # doctest: +SKIP
     """
-    from zsim._api_inputs import game_of
+    from zsim._api_inputs import MAX_GAMES, flag, game_of, whole
 
-    if games < 1 or repeat < 1:
-        raise ZsimError("--games and --repeat must be at least 1")
+    games = whole(games, "--games", 1, MAX_GAMES, high_text="2**62")
+    repeat = whole(repeat, "--repeat", 1)
+    reference_games = whole(reference_games, "--reference-games", high=MAX_GAMES, high_text="2**62")
     if reference_games < 0:
         raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
                         f"got {reference_games}")
+    memory_games = whole(memory_games, "--memory", high=MAX_GAMES, high_text="2**62")
+    if memory_games < 0:
+        raise ZsimError(f"--memory must be 0 (no memory measurement) or more games, got {memory_games}")
+    startup, scaling = flag(startup, "--startup"), flag(scaling, "--scaling")
+    workers = whole(workers, "--workers", 1, none_ok=True)
     name = game_of(game).name
     if scaling:
         from zsim._bench_scaling import format_rows, scaling_rows
 
-        if workers is not None and workers < 1:
-            raise ZsimError(f"--workers must be at least 1, got {workers}")
         rows = scaling_rows(games, repeat, workers, name)
         return BenchResult(rows, format_rows(rows, games, repeat, name))
     from zsim._bench import bench_lines, bench_rows

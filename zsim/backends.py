@@ -506,6 +506,19 @@ class _DropAll(logging.Filter):
 def make_backend(name: str, scheduler: str | None = None, workers: int | None = None):
     """The backend ``--backend``, ``--scheduler`` and ``--workers`` ask for;
     every option is checked before anything starts or connects."""
+    check_backend(name, scheduler, workers)
+    if name != "dask":
+        return LocalBackend()
+    if scheduler is not None:
+        scheduler = parse_scheduler(scheduler)
+    seconds_from_env(CONNECT_TIMEOUT_ENV, CONNECT_TIMEOUT)
+    seconds_from_env(IDLE_TIMEOUT_ENV, IDLE_TIMEOUT)
+    return DaskBackend(scheduler, workers)
+
+
+def check_backend(name: str, scheduler: str | None = None, workers: int | None = None) -> None:
+    """Refuse what :func:`make_backend` would, without starting or
+    connecting anything (a run checks it before it makes its --out folder)."""
     if name not in BACKENDS:
         raise ZsimError(f"--backend must be one of {', '.join(BACKENDS)}, got {name!r}")
     if scheduler is not None and name != "dask":
@@ -517,10 +530,5 @@ def make_backend(name: str, scheduler: str | None = None, workers: int | None = 
     if workers is not None and scheduler is not None:
         raise ZsimError("--workers sizes the LocalCluster zsim starts; the cluster at --scheduler has "
                         "its own workers (start them with `dask worker`)")
-    if name != "dask":
-        return LocalBackend()
     if scheduler is not None:
-        scheduler = parse_scheduler(scheduler)
-    seconds_from_env(CONNECT_TIMEOUT_ENV, CONNECT_TIMEOUT)
-    seconds_from_env(IDLE_TIMEOUT_ENV, IDLE_TIMEOUT)
-    return DaskBackend(scheduler, workers)
+        parse_scheduler(scheduler)

@@ -132,6 +132,8 @@ def check_games_and_seed(games: int, seed: int, first: int = 0) -> None:
         raise ZsimError(f"--games must be at least 1, got {games}")
     if first < 0:
         raise ZsimError(f"--first must be at least 0, got {first}")
+    if first == 0 and games - 1 > MAX_GAME_INDEX:     # no --first given: name only --games
+        raise ZsimError(f"--games must be at most 2**62, got {games}")
     if first + games - 1 > MAX_GAME_INDEX:
         raise ZsimError(f"game indices must stay below 2**62; --first {first} with --games {games} goes past it")
     if not 0 <= seed <= MAX_SEED:
