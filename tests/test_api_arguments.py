@@ -211,9 +211,11 @@ WRONG = {
     ("record", "rules"): not_rules(),
     ("record", "deck"): not_deck(),
     ("record", "out"): not_path(),
+    ("record", "progress"): not_flag(),
 
     ("replay", "path"): not_path(none_ok=False) | st.just("no-such-record.jsonl"),
     ("replay", "check"): not_flag(),
+    ("replay", "progress"): not_flag(),
     ("replay", "game"): not_name(["nope", ""], none_ok=True),
 
     ("bench", "game"): not_game(),

@@ -318,7 +318,7 @@ def test_replay_record_that_breaks_the_rules(dirs, refused):
     path = inp / "bad.jsonl"
     path.write_text('{"e":"start","game":3,"players":7}\n')
     proc = refused("replay", str(path), cwd=out)
-    assert_one_error_line(proc, ["game 3"])
+    assert_one_error_line(proc, [f"{path} line 1 (game 1, start)", "players"])
 
 
 # ----------------------------------------------------------------- good runs

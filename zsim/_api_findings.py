@@ -117,10 +117,14 @@ class Records:
     first: int
     games: int
     _matchup: Any = field(default=None, repr=False)
+    progress: bool = field(default=True, repr=False)
 
     def __iter__(self) -> Iterator[list[dict]]:
+        from zsim.records import counted    # a progress bar on a terminal once it lasts two seconds
+
         m = self._matchup
-        return iter(m.spec.record_games(m, self.seed, range(self.first, self.first + self.games)))
+        return counted(m.spec.record_games(m, self.seed, range(self.first, self.first + self.games)),
+                       self.games, "record", quiet=not self.progress)
 
     def __len__(self) -> int:
         return self.games
@@ -161,9 +165,15 @@ class ReplayedGame:
 
 @dataclass
 class Replay:
-    """A record file re-played (:func:`zsim.replay`): iterating re-checks
-    each game with the reference engine (unless ``check=False``, refusing one
-    that breaks a rule) and yields it with its play-by-play.
+    """A record file re-played (:func:`zsim.replay`): iterating reads the
+    file game by game, re-checks each game with the reference engine (unless
+    ``check=False``, refusing one that breaks a rule, in one line naming the
+    file's line) and yields it with its play-by-play before reading the next.
+    Only one game is held at a time; a file can be iterated again, stdin
+    (``-``) only once. ``len`` counts the games in a reading pass of its own
+    (a file's; stdin's games cannot be counted ahead). A progress bar (kB of
+    the file read) is drawn on a terminal's stderr when the replay lasts
+    over two seconds.
 
     Example:
         >>> import zsim
@@ -177,24 +187,34 @@ class Replay:
     path: str
     check: bool = True
     expected: str | None = None
-    _records: list = field(default_factory=list, repr=False)
+    _file: Any = field(default=None, repr=False)
+    progress: bool = field(default=True, repr=False)
+
+    def _source(self):
+        from zsim.records import RecordFile
+
+        if self._file is None:
+            self._file = RecordFile(self.path)
+        return self._file
 
     def __iter__(self) -> Iterator[ReplayedGame]:
-        from zsim.errors import ZsimError
-        from zsim.records import game_of_record
+        from zsim.records import MALFORMED, game_of, reading_progress
 
-        for i, events in enumerate(self._records):
-            spec = game_of_record(events, self.path)
-            if self.expected is not None and spec.name != self.expected:
-                raise ZsimError(f"{self.path}: game {i + 1} of the record is a {spec.name} game, not "
-                                f"{self.expected} (its start line names {spec.name}; leave out --game to "
-                                f"replay it as that)")
-            if self.check:
-                spec.check_record(events)
-            yield ReplayedGame(spec.name, events, spec.play_by_play(events))
+        source = self._source()
+        with source.reading() as games, reading_progress(source, "replay", not self.progress) as update:
+            for game in games:
+                spec = game_of(game, self.expected)
+                try:
+                    if self.check:
+                        spec.check_record(game.events)
+                    text = spec.play_by_play(game.events)
+                except MALFORMED as exc:    # a ZsimError among them
+                    raise game.refuse(exc) from None
+                update()
+                yield ReplayedGame(spec.name, game.events, text)
 
     def __len__(self) -> int:
-        return len(self._records)
+        return self._source().count()
 
     def text(self) -> str:
         """Every game's play-by-play, as ``zsim replay`` prints it."""

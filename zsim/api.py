@@ -454,7 +454,7 @@ def report(*, out: str | os.PathLike, game: str = "zahltag", players: Counts = "
 # ---------------------------------------------------------------- records
 def record(*, game: str = "zahltag", players: int = 4, seed: int = 0, games: int = 1, first: int = 0,
            strategies: Strategies = None, rules: Rules = None, deck: Deck = None,
-           out: str | os.PathLike | None = None) -> Records:
+           out: str | os.PathLike | None = None, progress: bool = True) -> Records:
     """Complete records of games ``first .. first + games - 1`` of ``seed``
     (``zsim record``): the games ``simulate`` plays, every shuffle and
     decision in the game's record format. With ``out`` they are written to
@@ -467,25 +467,29 @@ def record(*, game: str = "zahltag", players: int = 4, seed: int = 0, games: int
         >>> recs.games, next(iter(recs))[0]["e"]
         (1, 'start')
     """
-    from zsim._api_inputs import check_given, make_matchup, whole
+    from zsim._api_inputs import check_given, flag, make_matchup, whole
     from zsim.runner import check_games_and_seed, check_out_path
 
     seed, games, first = whole(seed, "--seed"), whole(games, "--games"), whole(first, "--first")
+    progress = flag(progress, "progress")
     check_given(out, "--out")
     m = make_matchup(game, players, strategies, rules, deck)
     check_games_and_seed(games, seed, first)
-    recs = Records(m.game, seed, first, games, m)
+    recs = Records(m.game, seed, first, games, m, progress)
     if out is not None:
         check_out_path(out)
         recs.write(out)
     return recs
 
 
-def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = None) -> Replay:
+def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = None,
+           progress: bool = True) -> Replay:
     """The games of a record file (``-``: stdin) with their play-by-play
-    (``zsim replay``). Iterating re-checks each with the reference engine
-    first (``check=False`` skips it) and refuses one that breaks a rule;
-    ``game`` refuses a record of any other game.
+    (``zsim replay``). Iterating reads the file game by game, re-checks each
+    with the reference engine first (``check=False`` skips it) and refuses
+    one that breaks a rule, in one line naming the file's line; ``game``
+    refuses a record of any other game. A missing file is refused here, a
+    bad line when the iteration reaches it.
 
     Example:
         >>> import zsim
@@ -494,13 +498,15 @@ def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = No
         Game 0 of seed 7: 2 players, 32 jobs
     """
     from zsim._api_inputs import flag, game_of, path_arg
-    from zsim.records import read_records
+    from zsim.records import RecordFile
 
     path_arg(path, "the record file", none_ok=False)
-    check = flag(check, "--check")
+    check, progress = flag(check, "--check"), flag(progress, "progress")
     expected = game_of(game).name if game is not None else None
     text = os.fspath(path)
-    return Replay(text, check, expected, read_records(text))
+    source = RecordFile(text)
+    source.check()          # a missing file now; a bad line when iterating reaches it
+    return Replay(text, check, expected, source, progress)
 
 
 # ---------------------------------------------------------------- speed

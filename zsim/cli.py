@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from contextlib import closing
 
 import click
 
@@ -88,13 +89,18 @@ def simulate(game, players, games, seed, strategies, rules, deck, out, resume, p
 @RULE
 @DECK
 @click.option("--out", default=None, metavar="FILE", help="JSON-lines file [default: stdout]")
-def record(game, players, seed, games, first, strategies, rules, deck, out):
-    """Write complete game records (JSON lines, the game's TRACE.md format)."""
+@QUIET
+def record(game, players, seed, games, first, strategies, rules, deck, out, quiet):
+    """Write complete game records (JSON lines, the game's TRACE.md format).
+
+    On a terminal, a progress bar on stderr shows the games recorded once
+    the run has lasted two seconds."""
     records = api.record(game=game, players=players, seed=seed, games=games, first=first, strategies=strategies,
-                         rules=rules, deck=deck, out=out)
+                         rules=rules, deck=deck, out=out, progress=not quiet)
     if out is None:
-        for text in records.jsonl():
-            stream(text)
+        with closing(records.jsonl()) as texts:     # its progress bar goes when the output does
+            for text in texts:
+                stream(text)
 
 
 @cli.command()
@@ -103,10 +109,17 @@ def record(game, players, seed, games, first, strategies, rules, deck, out):
               help="re-check every rule with the reference engine first")
 @click.option("--game", "-g", "game", default=None, metavar="NAME",
               help="the game the record must be of [default: the one its start line names]")
-def replay(file, check, game):
-    """Print a readable play-by-play of a game record (its start line names the game)."""
-    for played in api.replay(file, check=check, game=game):
-        stream(played.text)
+@QUIET
+def replay(file, check, game, quiet):
+    """Print a readable play-by-play of a game record (its start line names the game).
+
+    The file is read, checked and told game by game: each game is printed
+    once checked, and a bad line is refused, naming the file's line, when it
+    is reached. On a terminal, a progress bar on stderr shows how much of
+    the file is done once the replay has lasted two seconds."""
+    with closing(iter(api.replay(file, check=check, game=game, progress=not quiet))) as played:
+        for one in played:
+            stream(one.text)
 
 
 @cli.command()

@@ -5,6 +5,10 @@ one line that names the record's line.
 A game's replay module subclasses :class:`RecordReferee` with its own chance
 and decisions (read from the line the rules write next) and its own
 ``same`` (JSON equality with the game's leniencies).
+
+Every error about a game's line is also :func:`placed`: it carries the
+event's index in the game and the problem in words, so that a reader of a
+file of many games (:mod:`zsim.records`) can name the file's own line.
 """
 from __future__ import annotations
 
@@ -34,6 +38,33 @@ def short(obj) -> str:
     return json.dumps(obj, separators=(",", ":"))
 
 
+#: the attributes :func:`placed` gives an error
+PLACE = ("record_at", "record_event", "record_problem")
+
+
+def placed(exc: BaseException, at: int, problem: str, what=None) -> BaseException:
+    """``exc`` marked with its place in a game's record: ``at`` the index of
+    the event it is about (0 = the start line), ``what`` that event's kind
+    (``e``) when known, ``problem`` what is wrong, in words that still read
+    right after ``<file> line <n> (game <k>, <what>):``."""
+    exc.record_at, exc.record_event, exc.record_problem = at, what, problem
+    return exc
+
+
+def carry(new: BaseException, old: BaseException) -> BaseException:
+    """``new`` (``old`` reworded) keeping ``old``'s place in the record."""
+    for key in PLACE:
+        if hasattr(old, key):
+            setattr(new, key, getattr(old, key))
+    return new
+
+
+def kind_of(events, i: int):
+    """The ``e`` of event ``i`` of a game, or None."""
+    ev = events[i] if 0 <= i < len(events) else None
+    return ev.get("e") if isinstance(ev, dict) else None
+
+
 class RecordReferee:
     """The referee half of a game's record reader (``events[0]`` = start).
 
@@ -48,15 +79,20 @@ class RecordReferee:
         return want == got
 
     def fail(self, i: int, problem: str):
-        ev = self.events[i] if i < len(self.events) else None
-        what = ev.get("e") if isinstance(ev, dict) else "?"
-        raise self.error(f"line {i + 1} ({what}): {problem}")
+        what = kind_of(self.events, i)
+        shown = "?" if what is None else what
+        raise placed(self.error(f"line {i + 1} ({shown}): {problem}"), i, problem, what)
+
+    def ends(self, needed: str):
+        """The record ends where the rules still call for ``needed``."""
+        n = len(self.events)
+        raise placed(self.error(f"the record ends after line {n}, but the rules {needed}"), n - 1,
+                     f"the game's record ends here, but the rules {needed}", kind_of(self.events, n - 1))
 
     def observe(self, game, i: int, event: dict) -> None:
         """The engine's line ``i`` must be the record's."""
         if i >= len(self.events):
-            raise self.error(f"the record ends after line {len(self.events)}, but the rules go on "
-                             f"with {short(event)}")
+            self.ends(f"go on with {short(event)}")
         got = self.events[i]
         if isinstance(got, dict) and got.get("e") == event["e"]:
             missing = [k for k in event if k not in got]
@@ -80,11 +116,12 @@ def start_event(events, name: str, low: int, high: int, error: type[ZsimError]):
     ``(start, players, bad)``, ``bad(problem)`` raising ``error`` about line 1."""
     if not isinstance(events, list) or not events or not isinstance(events[0], dict) \
             or events[0].get("e") != "start":
-        raise error("line 1: a record begins with its start event")
+        raise placed(error("line 1: a record begins with its start event"), 0,
+                     "a record begins with its start event")
     start = events[0]
 
     def bad(problem: str):
-        raise error(f"line 1 (start): {problem}")
+        raise placed(error(f"line 1 (start): {problem}"), 0, problem, "start")
 
     if start.get("name") != name:
         bad(f"name should be {name!r}, got {start.get('name')!r}")
@@ -101,6 +138,7 @@ def play_checked(game, inputs: RecordReferee):
     except inputs.error:
         raise
     except ZsimError as exc:
-        raise inputs.error(f"line {len(game.events) + 1}: {exc}") from None
+        i = len(game.events)
+        raise placed(inputs.error(f"line {i + 1}: {exc}"), i, str(exc), kind_of(inputs.events, i)) from None
     inputs.check_finished(game)
     return result

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from zsim.errors import ZsimError
+from zsim.replaying import carry
 from zsim.games.baumeister.reference import Result, play_game
 from zsim.games.baumeister.replay import ReplayError, replay_game
 
@@ -30,4 +31,5 @@ def check_record(events: list[dict], name: str = "record") -> Result:
     try:
         return replay_game(events)
     except ReplayError as exc:
-        raise ZsimError(f"{name}: {exc}") from None
+        # the error keeps its place among ``events`` for a reader of a whole file
+        raise carry(ZsimError(f"{name}: {exc}"), exc) from None

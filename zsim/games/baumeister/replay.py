@@ -46,8 +46,7 @@ class RecordInputs(RecordReferee):
         """The line the engine writes next; it must be one of ``kinds``."""
         i = len(game.events)
         if i >= len(self.events):
-            raise ReplayError(f"the record ends after line {len(self.events)}, but the rules call for "
-                              f"{' or '.join(kinds)} next")
+            self.ends(f"call for {' or '.join(kinds)} next")
         ev = self.events[i]
         if not isinstance(ev, dict) or ev.get("e") not in kinds:
             self.fail(i, f"the rules call for {' or '.join(kinds)} here")

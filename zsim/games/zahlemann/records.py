@@ -13,6 +13,7 @@ from pathlib import Path
 from collections.abc import Iterable
 
 from zsim.errors import ZsimError
+from zsim.replaying import carry
 from zsim.games.zahlemann.reference import Result, play_game
 from zsim.games.zahlemann.replay import ReplayError, replay_game
 
@@ -96,7 +97,8 @@ def check_record(lines: Iterable, name: str = "record", first_line: int = 1) -> 
     try:
         return replay_game(events)
     except ReplayError as exc:
-        raise ZsimError(f"{name}: {_shift(str(exc), start_line - 1)}") from None
+        # the error keeps its place among ``events`` for a reader of a whole file
+        raise carry(ZsimError(f"{name}: {_shift(str(exc), start_line - 1)}"), exc) from None
 
 
 def _shift(message: str, offset: int) -> str:

@@ -58,8 +58,7 @@ class RecordInputs(RecordReferee):
     def next_event(self, game: Game, needed: str) -> tuple[int, dict]:
         i = len(game.events)
         if i >= len(self.events):
-            raise ReplayError(f"the record ends after line {len(self.events)}, but the rules call for "
-                              f"{needed} next")
+            self.ends(f"call for {needed} next")
         ev = self.events[i]
         if not isinstance(ev, dict):
             self.fail(i, "an event must be a JSON object")

@@ -11,10 +11,12 @@ from zsim.games.zahltag.deck import Deck
 from zsim.games.zahltag.notation import action_from_json, card_code
 from zsim.games.zahltag.reference import TYPES, Game, RefResult
 from zsim.games.zahltag.rules import Rules
+from zsim.replaying import placed
 
 
 class ReplayError(Exception):
-    """A game record that the rules cannot replay (names the offending event)."""
+    """A game record that the rules cannot replay (names the offending event;
+    :func:`~zsim.replaying.placed` at its index in the record)."""
 
 
 # ------------------------------------------------------------------ replaying records
@@ -30,14 +32,17 @@ class RecordInputs:
 
     @staticmethod
     def fail(i: int, ev: dict, problem: str):
-        raise ReplayError(f"record event {i} ({ev.get('e')}): {problem}")
+        raise placed(ReplayError(f"record event {i} ({ev.get('e')}): {problem}"), i, problem, ev.get("e"))
 
     def _next(self, kind: str, what: str) -> tuple[int, dict]:
         """The record's next decision or shuffle, which must be of ``kind``."""
         while self.cursor < len(self.events) and self.events[self.cursor].get("e") not in INPUT_EVENTS:
             self.cursor += 1
         if self.cursor == len(self.events):
-            raise ReplayError(f"the record ends, but the rules call for {what} next")
+            last = len(self.events) - 1
+            raise placed(ReplayError(f"the record ends, but the rules call for {what} next"), last,
+                         f"the game's record ends here, but the rules still call for {what}",
+                         self.events[last].get("e"))
         i, ev = self.cursor, self.events[self.cursor]
         self.cursor += 1
         if ev["e"] != kind:
@@ -122,26 +127,40 @@ def _counts_list(rows, length: int) -> bool:
 def replay_game(events: list[dict], deck_name: str = "record") -> RefResult:
     """Replay a record (see :func:`replay_record`); returns the full result."""
     if not events or not all(isinstance(ev, dict) for ev in events) or events[0].get("e") != "start":
-        raise ReplayError("a record is a list of event objects that begins with its start event")
+        raise placed(ReplayError("a record is a list of event objects that begins with its start event"), 0,
+                     "a record is a list of event objects that begins with its start event")
     start = events[0]
+
+    def bad_start(problem: str):
+        raise placed(ReplayError(f"start event: {problem}"), 0, problem, "start")
+
     players, jobs, money = start.get("players"), start.get("jobs"), start.get("money")
     if type(players) is not int or not K.MIN_PLAYERS <= players <= K.MAX_PLAYERS:
-        raise ReplayError(f"start event: players must be {K.MIN_PLAYERS}..{K.MAX_PLAYERS}, not {players!r}")
+        bad_start(f"players must be {K.MIN_PLAYERS}..{K.MAX_PLAYERS}, not {players!r}")
     try:
         rules = Rules.from_dict(start.get("rules", {}))
         rules.validate(players)
     except ZsimError as exc:
-        raise ReplayError(f"start event: {exc}") from None
+        bad_start(str(exc))
     if not isinstance(jobs, dict) or list(jobs) != [f"J{n}" for n in range(1, len(jobs) + 1)] \
             or not jobs or not _counts_list(list(jobs.values()), len(jobs)) or not all(map(sum, jobs.values())):
-        raise ReplayError("start event: jobs must map J1..Jn, in order, to [F,W,C,E] needs")
+        bad_start("jobs must map J1..Jn, in order, to [F,W,C,E] needs")
     if not isinstance(money, list) or len(money) != players or not all(type(m) is int and m >= 0 for m in money):
-        raise ReplayError("start event: money must be one whole number >= 0 per seat")
+        bad_start("money must be one whole number >= 0 per seat")
     deck = Deck(deck_name, np.asarray(list(jobs.values()), dtype=np.int64).reshape(-1, K.N_TYPES))
     inputs = RecordInputs(events)
     game = Game(players, rules, deck, inputs, inputs, seed=start.get("seed"), game_index=start.get("game"),
                 strategies=start.get("strategies", []), money=money, record=True)
-    result = game.play()
+    try:
+        result = game.play()
+    except ReplayError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        # a field of the wrong shape, met while the engine used the record's last input
+        i = max(inputs.cursor - 1, 0)
+        problem = f"malformed ({exc.__class__.__name__}: {exc})"
+        raise placed(ReplayError(f"record event {i} ({events[i].get('e')}): {problem}"), i, problem,
+                     events[i].get("e")) from None
     inputs.check_finished()
     return result
 

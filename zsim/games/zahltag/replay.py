@@ -1,10 +1,10 @@
 """Reading game records back: split, re-check, and tell as a play-by-play."""
 from __future__ import annotations
 
-import json
 from typing import Iterator
 
 from zsim.errors import ZsimError
+from zsim.replaying import carry, placed, short
 
 TYPE_NAMES = {"F": "foreman", "W": "worker", "C": "crane", "E": "excavator"}
 
@@ -16,19 +16,26 @@ def check_record(events: list[dict]) -> None:
     """Re-play the record with the reference engine; raise on any difference."""
     from zsim.games.zahltag.reference_replay import ReplayError, replay_record
 
-    game = events[0].get("game", "?")
+    game = events[0].get("game", "?") if events and isinstance(events[0], dict) else "?"
     try:
         derived = replay_record(events)
     except ReplayError as exc:
-        raise ZsimError(f"game {game}: the record breaks the rules: {exc}") from None
+        raise carry(ZsimError(f"game {game}: the record breaks the rules: {exc}"), exc) from None
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise ZsimError(f"game {game}: malformed record ({exc.__class__.__name__}: {exc})") from None
     for i, (want, got) in enumerate(zip(derived, events)):
         if _known(want, got) != want:
-            raise ZsimError(f"game {game}: event {i + 1} ({got.get('e')}) differs from the rules' "
-                            f"{json.dumps(want, separators=(',', ':'))}")
+            problem = f"differs from the rules' {short(want)}"
+            raise placed(ZsimError(f"game {game}: event {i + 1} ({got.get('e')}) {problem}"), i, problem,
+                         got.get("e"))
     if len(derived) != len(events):
-        raise ZsimError(f"game {game}: the record has {len(events)} events, the rules give {len(derived)}")
+        message = f"game {game}: the record has {len(events)} events, the rules give {len(derived)}"
+        if len(events) > len(derived):
+            at, problem = len(derived), "comes after the game's end by the rules"
+        else:
+            at, problem = len(events) - 1, f"the game's record ends here, but the rules go on with " \
+                                           f"{short(derived[len(events)])}"
+        raise placed(ZsimError(message), at, problem, events[at].get("e"))
 
 
 def _known(want: dict, got: dict) -> dict:
