@@ -24,7 +24,7 @@ import pytest
 
 from zsim import backends
 from zsim.backends import AHEAD, DaskBackend, LocalBackend, make_backend, parse_scheduler, play_task
-from zsim.errors import ZsimError
+from zsim.errors import ZsimError, ZsimWarning
 from zsim.runner import Matchup, play_chunk, simulate
 from zsim.runs import Plan, run
 
@@ -197,7 +197,8 @@ def test_a_scheduler_that_goes_away_ends_the_run(caplog):
         chunks = backend.results(Plan(M, seed=1, **HUGE), counting(1000)[1], rows=False)
         threading.Timer(1.0, cluster.close).start()
         t = time.monotonic()
-        with pytest.raises(ZsimError, match=rf"lost the dask scheduler at {cluster.scheduler_address} ") as err:
+        with pytest.raises(ZsimError, match=rf"lost the dask scheduler at {cluster.scheduler_address} ") as err, \
+                pytest.warns(ZsimWarning, match="waiting up to 60 s for a dask worker"):   # it has none
             next(chunks)
         assert time.monotonic() - t < 1.0 + 5 + 3
         assert "\n" not in str(err.value)
