@@ -16,8 +16,12 @@ Example:
     >>> r.summary["win_share"].sum()                   # doctest: +SKIP
     1.0
 """
-from zsim._cache import configure_numba_cache
-from zsim._public import PUBLIC_NAMES
+from zsim._environment import refuse_bad_environment
+
+refuse_bad_environment()        # before numba reads it
+
+from zsim._cache import configure_numba_cache  # noqa: E402  (numba is imported here)
+from zsim._public import PUBLIC_NAMES  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -136,15 +136,27 @@ class Records:
             yield to_jsonl(events)
 
     def write(self, path: str | os.PathLike) -> Path:
-        """Write every record to ``path`` (JSON lines), whole or not at all."""
+        """Write every record to ``path`` (JSON lines), whole or not at all.
+        A named pipe or a device (``>(gzip > f)``, ``/dev/stdout``) is
+        written through game by game instead: a stream has no whole."""
         from zsim._api_inputs import check_given
-        from zsim.output import atomic_path
+        from zsim.errors import output_error
+        from zsim.output import atomic_path, special_kind
         from zsim.runner import check_out_path
 
-        target = check_out_path(check_given(path, "--out"))
-        with atomic_path(target) as tmp, open(tmp, "w") as fh:
-            for text in self.jsonl():
-                fh.write(text)
+        target = check_out_path(check_given(path, "--out"), stream="JSON lines")
+        if special_kind(target) is None:
+            with atomic_path(target) as tmp, open(tmp, "w") as fh:
+                for text in self.jsonl():
+                    fh.write(text)
+            return target
+        try:
+            with open(target, "w") as fh:
+                for text in self.jsonl():
+                    fh.write(text)
+                    fh.flush()
+        except OSError as exc:
+            raise output_error(exc, str(target)) from None
         return target
 
 

@@ -78,9 +78,13 @@ def check_out(out) -> Path | None:
 
     if check_given(out, "--out") is None:
         return None
-    path = check_out_path(out)
-    if path.suffix.lower() not in (".parquet", ".csv"):
+    suffix = Path(out).suffix.lower()
+    if suffix not in (".parquet", ".csv"):
         raise ZsimError(f"--out {str(out)!r} must end in .parquet or .csv")
+    path = check_out_path(out, form="CSV" if suffix == ".csv" else "Parquet")
+    if path.suffix.lower() != suffix:
+        raise ZsimError(f"--out {str(out)!r} is a link to {str(path)!r}, whose name does not end in {suffix}; "
+                        f"give the file's own name")
     return path
 
 
@@ -88,12 +92,17 @@ def check_plots(plots) -> Path | None:
     """An analysis's ``plots``: a folder, or one that can be made."""
     if check_given(plots, "--plots") is None:
         return None
+    import os
+
     path = Path(plots)
     if path.exists() and not path.is_dir():
         raise ZsimError(f"--plots {str(plots)!r} is a file, not a folder")
     parent = path.parent if str(path.parent) else Path(".")
     if not path.exists() and not parent.is_dir():
         raise ZsimError(f"--plots folder {str(parent)!r} does not exist")
+    where = path if path.exists() else parent
+    if not os.access(where, os.W_OK | os.X_OK):
+        raise ZsimError(f"--plots folder {str(where)!r} is not writable")
     return path
 
 

@@ -477,7 +477,7 @@ def record(*, game: str = "zahltag", players: int = 4, seed: int = 0, games: int
     check_games_and_seed(games, seed, first)
     recs = Records(m.game, seed, first, games, m, progress)
     if out is not None:
-        check_out_path(out)
+        check_out_path(out, stream="JSON lines")
         recs.write(out)
     return recs
 

@@ -15,11 +15,25 @@ import click
 
 from zsim import __version__, api
 from zsim.cli_options import DECK, GAME, PLAYERS, QUIET, RULE, SEED, STRATEGIES, THREADS
-from zsim.cli_output import (EXIT_CANNOT_WRITE, caused_by_a_stop, describe_os_error, echo_json, exit_after_stop,
-                             exit_stopped, install_signals, setup_streams, stop_line, stream)
+from zsim.cli_output import (EXIT_CANNOT_WRITE, caused_by_a_stop, describe_os_error, echo, echo_json,
+                             exit_after_stop, exit_stopped, install_signals, setup_streams, stop_line, stream)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Zsim(click.Group):
+    """The ``zsim`` group: a stop that reaches it (``record`` and ``replay``
+    have no chunks to finish) ends with its one line, before click would
+    print a blank line of its own and abort."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except api.Interrupted as stop:
+            exit_stopped(stop.message)
+        except KeyboardInterrupt:
+            exit_stopped()
+
+
+@click.group(cls=_Zsim, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="zsim")
 def cli():
     """zsim: Monte Carlo strategy simulator for tabletop card games (`zsim games` lists them)."""
@@ -73,7 +87,7 @@ def simulate(game, players, games, seed, strategies, rules, deck, out, resume, p
     if as_json:
         echo_json(result.to_json())
     else:
-        click.echo(result.text())
+        echo(result.text())
     if stopped:
         exit_after_stop()
 
@@ -127,7 +141,7 @@ def replay(file, check, game, quiet):
 def rules(game):
     """List the game's rule keys for --rule with their defaults and ranges."""
     for rule in api.rules(game):
-        click.echo(rule.line())
+        echo(rule.line())
 
 
 @cli.command()
@@ -141,7 +155,7 @@ def strategies(game, as_json):
         return
     for s in found:
         for line in s.lines():
-            click.echo(line)
+            echo(line)
 
 
 @cli.command("games")
@@ -153,7 +167,7 @@ def games_command(as_json):
         echo_json([g.as_dict() for g in found], ensure_ascii=False)
         return
     for g in found:
-        click.echo(g.line())
+        echo(g.line())
 
 
 @cli.command()
@@ -179,7 +193,7 @@ def bench(as_json, games, repeat, reference_games, startup, memory_games, scalin
     if as_json:
         echo_json(result.to_json())
     else:
-        click.echo(result.text())
+        echo(result.text())
 
 
 def main(argv=None):

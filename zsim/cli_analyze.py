@@ -5,7 +5,7 @@ import click
 
 from zsim import api
 from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS
-from zsim.cli_output import echo_json, ending_on_stop
+from zsim.cli_output import echo, echo_json, ending_on_stop
 
 FIELD = click.option("--field", default=None, metavar="SPECS",
                      help="strategies of the field: one for every seat, or a comma list used in turn "
@@ -33,7 +33,7 @@ def run_analysis(name: str, game: str, options: dict, out, plots, as_json: bool,
     if as_json:
         echo_json(result.to_json(), default=str)
     else:
-        click.echo(result.text())
+        echo(result.text())
 
 
 class GameAnalyses(click.Group):
@@ -186,6 +186,6 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
         result = api.report(out=out, game=game, players=players_list, games=games,
                             tournament_games=tournament_games, seed=seed, field=field, rules=rules, deck=deck,
                             threads=threads, progress=not quiet)
-    click.echo(result.text())
+    echo(result.text())
     if not quiet:
-        click.echo(f"wrote {result.html} and {result.markdown}")
+        echo(f"wrote {result.html} and {result.markdown}")

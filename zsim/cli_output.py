@@ -46,21 +46,39 @@ def install_signals() -> None:
     signals.install()
 
 
+def echo(text: str = "", nl: bool = True) -> None:
+    """Print a result on stdout. A reader that stops early (``zsim record |
+    head``) ends the command quietly with status 0, as for any Unix filter
+    (click would report status 1); a stdout that cannot take it (``>
+    /dev/full``, a full disk) is one line saying it was standard output,
+    exit status 74."""
+    try:
+        click.echo(text, nl=nl)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _stdout_to_nowhere()
+        raise click.exceptions.Exit(0) from None
+    except OSError as exc:
+        _stdout_to_nowhere()
+        raise OutputError(f"cannot write to standard output: {describe_os_error(exc)}") from None
+
+
+def _stdout_to_nowhere() -> None:
+    """The interpreter's final flush of a stdout that failed goes nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def echo_json(doc, **kwargs) -> None:
-    click.echo(json.dumps(doc, indent=1, **kwargs))
+    echo(json.dumps(doc, indent=1, **kwargs))
 
 
 def stream(text: str) -> None:
-    """Write a piece of streamed output (records, a play-by-play). A reader
-    that stops early (``zsim record | head``) ends the command quietly with
-    status 0, as for any Unix filter; click would report status 1."""
-    try:
-        click.echo(text, nl=False)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())      # the interpreter's final flush goes nowhere
-        raise click.exceptions.Exit(0) from None
+    """Write a piece of streamed output (records, a play-by-play), as :func:`echo`."""
+    echo(text, nl=False)
 
 
 def stop_line(message: str = "") -> None:

@@ -11,7 +11,7 @@ import click
 
 from zsim import api
 from zsim.cli_options import DECK, GAME, PLAYERS, QUIET, RULE, SEED, THREADS
-from zsim.cli_output import echo_json, ending_on_stop
+from zsim.cli_output import echo, echo_json, ending_on_stop
 
 
 @click.command()
@@ -61,4 +61,4 @@ def tournament(game, players, field_spec, games, design, seed, rules, deck, out,
     if as_json:
         echo_json(result.to_json())
         return
-    click.echo(result.text())
+    echo(result.text())

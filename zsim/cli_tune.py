@@ -11,7 +11,7 @@ import click
 
 from zsim import api
 from zsim.cli_options import DECK, GAME, PLAYERS, QUIET, RULE, THREADS
-from zsim.cli_output import echo_json, ending_on_stop
+from zsim.cli_output import echo, echo_json, ending_on_stop
 
 
 @click.command()
@@ -57,4 +57,4 @@ def tune(game, strategy, vs, players, budget, batch, eval_games, seed, optimizer
     if as_json:
         echo_json(result.to_json())
     else:
-        click.echo(result.text())
+        echo(result.text())

@@ -4,9 +4,10 @@ Exit codes (the README's table):
 
 * 0: done;
 * 2: bad input (an option, a file given to read, a run folder that does not
-  match): :class:`ZsimError`;
-* 74: an output could not be written (disk full, no permission, a read-only
-  filesystem, an I/O error): :class:`OutputError`. Every temporary file of
+  match, an output place found unusable before the first game):
+  :class:`ZsimError`;
+* 74: an output could not be written once the games were under way (disk
+  full, an I/O error, a closed standard output): :class:`OutputError`. Every temporary file of
   the command is gone by then, and a run folder is left as ``--resume``
   can finish it;
 * 128 + the signal: stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129).

@@ -2,7 +2,11 @@
 
 Every output goes to a temporary file beside its target and is renamed over
 it only when complete; on any error, Ctrl-C, SIGTERM or SIGHUP the temporary
-file is removed. A failed write (disk full, no permission, ...) becomes one
+file is removed. A user's ``--out`` that is a symbolic link is followed
+first (:func:`link_end`: the file it leads to is replaced, the link kept),
+and nothing is ever renamed over a named pipe, a device or a socket: those
+are written through as streams where the format allows it
+(:func:`special_kind` tells them) or refused before a game is played. A failed write (disk full, no permission, ...) becomes one
 :class:`~zsim.errors.OutputError` line naming the file.
 
 Temporary names carry the writing process: ``.NAME.<host>-<pid>-<token>.part``
@@ -25,6 +29,7 @@ import secrets
 import shutil
 import signal
 import socket
+import stat
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,7 +37,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import polars as pl
 
-from zsim.errors import OutputError, output_error
+from zsim.errors import OutputError, ZsimError, output_error
 
 if TYPE_CHECKING:
     import pyarrow as pa      # imported where a Parquet file is written: most runs write none
@@ -61,6 +66,56 @@ def file_digest(path: Path) -> tuple[int, str]:
             h.update(block)
             size += len(block)
     return size, h.hexdigest()
+
+
+# ---------------------------------------------------------------- what a name is
+_SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _kind_of_mode(mode: int) -> str | None:
+    for test, kind in _SPECIAL:
+        if test(mode):
+            return kind
+    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else "not a regular file"
+
+
+def special_kind(path: str | os.PathLike, option: str = "--out") -> str | None:
+    """What ``path`` is, following symbolic links, when it is neither a
+    regular file nor a folder ("a named pipe (FIFO)", "a character device",
+    ...); None for a regular file, a folder, or a name not taken yet. A
+    name that cannot be looked at (a loop of links, a folder not searchable)
+    is one :class:`ZsimError` line."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ZsimError(f"{option} {os.fspath(path)!r} cannot be used: {exc.strerror or exc}") from None
+    return _kind_of_mode(mode)
+
+
+def link_end(target: Path) -> Path:
+    """The file a write to ``target`` replaces: ``target`` itself, or, when it
+    is a symbolic link, the name its links lead to (which may not exist
+    yet), so that the file is replaced and the link kept."""
+    target = Path(target)
+    return Path(os.path.realpath(target)) if target.is_symlink() else target
+
+
+def _refuse_special(path: Path) -> None:
+    """Never rename over anything but a regular file or a link: a device, a
+    named pipe or a socket in the way is left as it is."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise output_error(exc, str(path)) from None
+    if stat.S_ISLNK(mode) or stat.S_ISREG(mode):
+        return
+    kind = "a folder" if stat.S_ISDIR(mode) else _kind_of_mode(mode)
+    raise OutputError(f"cannot write {str(path)!r}: it is {kind}, not a regular file; it was left as it is")
 
 
 # ---------------------------------------------------------------- temporary names
@@ -181,10 +236,12 @@ def atomic_path(target: Path, what: str | None = None) -> Iterator[Path]:
     An OSError inside the block (the writer's) or in the rename becomes an
     OutputError naming ``what`` (default: the target's path)."""
     target = Path(target)
+    _refuse_special(target)
     tmp = _new_temp(target)
     try:
         try:
             yield tmp
+            _refuse_special(target)     # nothing that turned up meanwhile is renamed over either
             os.replace(tmp, target)
         except _write_failures() as exc:
             if not is_write_failure(exc):
@@ -219,6 +276,7 @@ class OutputSet:
 
     def path(self, target: Path) -> Path:
         target = Path(target)
+        _refuse_special(target)
         tmp = _new_temp(target)
         self._pending.append((tmp, target))
         self.current = target
@@ -230,6 +288,7 @@ class OutputSet:
             try:
                 for tmp, target in self._pending:
                     aside = None
+                    _refuse_special(target)
                     if target.exists():
                         aside = target.with_name(f".{target.name}.old-{temp_tag()}")
                         os.replace(target, aside)
@@ -240,7 +299,7 @@ class OutputSet:
                             os.replace(aside, target)
                         raise
                     done.append((target, tmp, aside))
-            except OSError as exc:
+            except (OSError, OutputError) as exc:
                 for target, tmp, aside in reversed(done):
                     try:
                         os.replace(target, tmp)
@@ -248,6 +307,8 @@ class OutputSet:
                             os.replace(aside, target)
                     except OSError:
                         pass
+                if isinstance(exc, OutputError):
+                    raise
                 raise output_error(exc, str(target)) from None
             for _, _, aside in done:
                 if aside is not None:
@@ -323,5 +384,5 @@ def parquet_output(target: Path) -> Iterator[ParquetChunks]:
         chunks.close()
 
 
-__all__ = ["OutputSet", "ParquetChunks", "atomic_path", "clean_stale", "file_digest", "output_set",
-           "parquet_output", "signals_held", "tag_is_stale", "temp_tag"]
+__all__ = ["OutputSet", "ParquetChunks", "atomic_path", "clean_stale", "file_digest", "link_end", "output_set",
+           "parquet_output", "signals_held", "special_kind", "tag_is_stale", "temp_tag"]

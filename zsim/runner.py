@@ -329,16 +329,33 @@ def game_column_names(game: str = DEFAULT_GAME) -> tuple[str, ...]:
 
 
 
-def check_out_path(path: str | os.PathLike) -> Path:
+def check_out_path(path: str | os.PathLike, stream: str | None = None, form: str = "Parquet") -> Path:
+    """Where a file ``--out`` is written, checked before a game is played:
+    the name itself, or where its symbolic link leads (that file is
+    replaced, the link kept). A named pipe, a device or a socket is
+    returned as it is when the output can be written as a stream
+    (``stream``: the format's name, e.g. "JSON lines") and refused in one
+    line otherwise (``form``: the format that cannot); a folder, a missing
+    or unwritable folder is refused too."""
+    from zsim.output import link_end, special_kind
+
     p = Path(path)
-    parent = p.parent if str(p.parent) else Path(".")
-    if not parent.is_dir():
-        raise ZsimError(f"--out folder {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ZsimError(f"--out folder {str(parent)!r} is not writable")
+    kind = special_kind(p)
+    if kind is not None:
+        if stream is not None:
+            return p
+        raise ZsimError(f"--out {str(p)!r} is {kind}, not a regular file; {form} output is written as a "
+                        f"whole file, not as a stream: give a file name")
     if p.is_dir():
         raise ZsimError(f"--out {str(p)!r} is a folder, not a file")
-    return p
+    end = link_end(p)
+    led = f" (where the link {str(p)!r} leads)" if end != p else ""
+    parent = end.parent if str(end.parent) else Path(".")
+    if not parent.is_dir():
+        raise ZsimError(f"--out folder {str(parent)!r}{led} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ZsimError(f"--out folder {str(parent)!r}{led} is not writable")
+    return end
 
 
 def summary_json(summary: Summary) -> list[dict]:

@@ -34,7 +34,7 @@ import numpy as np
 from zsim import __version__
 from zsim.errors import ZsimError, output_error
 from zsim.backends import ChunkResult, LocalBackend
-from zsim.output import atomic_path, file_digest
+from zsim.output import atomic_path, file_digest, special_kind
 from zsim.runner import (DEFAULT_CHUNK, Matchup, Summary, agg_games, check_games_and_seed, n_agg,
                          new_agg, win_share_ci)
 
@@ -117,10 +117,16 @@ class RunFolder:
         folder's lock until :meth:`close` (``run`` closes it at its end)."""
         path = Path(path)
         parent = path.parent if str(path.parent) else Path(".")
-        if path.exists() and not path.is_dir():
-            raise ZsimError(f"--out {str(path)!r} is a file; a run folder must be a folder")
-        if not path.exists() and not parent.is_dir():
-            raise ZsimError(f"--out folder {str(parent)!r} does not exist")
+        kind = special_kind(path)
+        if kind is not None or (path.exists() and not path.is_dir()):
+            raise ZsimError(f"--out {str(path)!r} is {kind or 'a file'}; a run folder must be a folder "
+                            f"(a path ending in .parquet writes one file)")
+        if not path.exists():
+            if not parent.is_dir():
+                raise ZsimError(f"--out folder {str(parent)!r} does not exist")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise ZsimError(f"--out folder {str(parent)!r} is not writable, so the run folder "
+                                f"{str(path)!r} cannot be made there")
         folder = cls(path)
         folder._run_id = run_id(plan)
         try:
