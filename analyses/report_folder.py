@@ -208,7 +208,8 @@ def check_target(out_dir: str | Path) -> None:
     if out_dir.name in ("", ".", ".."):
         raise ZsimError(f"report folder {str(out_dir)!r} has no name; give a folder such as report/")
     if out_dir.is_symlink():
-        raise ZsimError(f"report folder {out_dir} is a symbolic link; give a plain folder")
+        # zsim report follows a link before it gets here (zsim.output.link_end)
+        raise ZsimError(f"report folder {out_dir} is a symbolic link; give the folder it leads to")
     if not os.access(parent, os.W_OK | os.X_OK):
         # the report is made beside its folder and renamed into place: its parent must take both
         raise ZsimError(f"report folder {out_dir} cannot be written: its folder {str(parent)!r} is not writable")

@@ -169,6 +169,32 @@ def test_simulate_follows_a_link_to_a_file_and_keeps_the_link(zsim_fork, tmp_pat
     assert sorted(os.listdir(tmp_path / "data")) == ["games.parquet"]      # no temporary left beside it
 
 
+@pytest.mark.parametrize("verb,args,name,form", WHOLE_FILES[1:3], ids=[w[0] for w in WHOLE_FILES[1:3]])
+def test_every_whole_file_output_follows_a_link(zsim_fork, tmp_path, verb, args, name, form):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / name).write_bytes(b"old, stale contents")
+    (tmp_path / name).symlink_to(f"data/{name}")
+    done = zsim_fork([*args, "--out", name], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert os.readlink(tmp_path / name) == f"data/{name}"
+    table = (pl.read_csv if form == "CSV" else pl.read_parquet)(tmp_path / "data" / name)
+    assert table.height > 0
+    # the analysis's further tables go beside the file the link leads to, nothing else is left there
+    assert all(p.name.startswith(Path(name).stem) and not p.name.startswith(".")
+               for p in (tmp_path / "data").iterdir())
+
+
+def test_a_report_follows_a_link_to_its_folder(zsim_fork, tmp_path):
+    (tmp_path / "reports" / "mine").mkdir(parents=True)
+    (tmp_path / "latest").symlink_to("reports/mine", target_is_directory=True)
+    done = zsim_fork(["report", "--players", "2", "--games", "200", "--tournament-games", "20", "--quiet",
+                      "--out", "latest"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "latest").is_symlink() and os.readlink(tmp_path / "latest") == "reports/mine"
+    assert (tmp_path / "reports" / "mine" / "index.html").is_file()
+    assert sorted(os.listdir(tmp_path / "reports")) == ["mine"]          # no temporary folder left
+
+
 def test_a_dangling_link_gets_its_file_made(zsim_fork, tmp_path):
     (tmp_path / "games.jsonl").symlink_to("made.jsonl")
     done = zsim_fork([*RECORD, "--out", "games.jsonl"], tmp_path)

@@ -440,8 +440,10 @@ def report(*, out: str | os.PathLike, game: str = "zahltag", players: Counts = "
 
     if out is None:
         raise ZsimError("--out is required: the folder for index.html, report.md and figures/")
+    from zsim.output import link_end
+
     text = os.fspath(check_given(out, "--out"))
-    target = Path(text)
+    target = link_end(Path(text))       # a link to a folder: the report goes where it leads, the link stays
     check_target(target)
     started = time.time()
     results = play("report", plan.total_games(), progress, threads, lambda adv: module.run(plan, adv))
