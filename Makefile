@@ -1,6 +1,6 @@
 # zsim: `make run` sets up and runs the default job; `make test` runs the suite (the notebook in
-# docs/examples/ too, in a Jupyter kernel: the dev extra installs nbclient and ipykernel); `make docs`
-# writes the API reference.
+# docs/examples/ too, in a Jupyter kernel: the dev extra installs nbclient and ipykernel; the browser
+# tests in headless Chromium, which tools/chromium.sh installs); `make docs` writes the API reference.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -25,7 +25,10 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/zsim simulate --players 4 --games 100000
 
+# the browser tests lay pages out in headless Chromium: tools/chromium.sh installs Debian's
+# package once (as root or through sudo) or says in one line what to run
 test: $(STAMP)
+	bash tools/chromium.sh
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

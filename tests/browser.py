@@ -23,10 +23,10 @@ from pathlib import Path
 
 import pytest
 
-#: Debian's package `chromium` installs it here (.ci/run installs it)
+#: Debian's package `chromium` installs it here (`make test` installs it: tools/chromium.sh)
 CHROMIUM = Path("/usr/bin/chromium")
 #: what a test says, failing, when there is no Chromium to run
-MISSING_MESSAGE = "headless Chromium not found at {path}: install Debian's chromium (.ci/run does)"
+MISSING_MESSAGE = "headless Chromium not found at {path}: install Debian's chromium (make test does: tools/chromium.sh)"
 #: the widths a report must fit: a laptop and a phone, in CSS px
 LAPTOP, PHONE = 1280, 390
 #: seconds one Chromium run may take before the test gives up on it

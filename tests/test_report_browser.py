@@ -4,7 +4,8 @@ sideways (tables scroll in their own boxes), every figure must load and be
 shown large enough to read, and every table must sit in its scroll box.
 
 How the page is measured: tests/browser.py. Without Chromium at
-/usr/bin/chromium these tests fail (they never skip): .ci/run installs it.
+/usr/bin/chromium these tests fail (they never skip): `make test` installs it
+(tools/chromium.sh).
 """
 from __future__ import annotations
 
@@ -160,11 +161,12 @@ def test_committed_example_report_fits_laptop_and_phone(page):
 
 def test_missing_chromium_fails_with_one_clear_line(monkeypatch, tmp_path):
     assert browser.MISSING_MESSAGE.format(path=browser.CHROMIUM) == (
-        "headless Chromium not found at /usr/bin/chromium: install Debian's chromium (.ci/run does)")
+        "headless Chromium not found at /usr/bin/chromium: "
+        "install Debian's chromium (make test does: tools/chromium.sh)")
     monkeypatch.setattr(browser, "CHROMIUM", tmp_path / "no-chromium")
     page = tmp_path / "index.html"
     page.write_text("<html><head></head><body></body></html>")
     with pytest.raises(pytest.fail.Exception) as failed:
         browser.measure_page(page)
     assert str(failed.value) == f"headless Chromium not found at {tmp_path / 'no-chromium'}: " \
-                                "install Debian's chromium (.ci/run does)"
+                                "install Debian's chromium (make test does: tools/chromium.sh)"
