@@ -1,6 +1,6 @@
 # zsim: `make run` sets up and runs the default job; `make test` runs the suite (the notebook in
 # docs/examples/ too, in a Jupyter kernel: the dev extra installs nbclient and ipykernel; the browser
-# tests in headless Chromium, which tools/chromium.sh installs); `make docs` writes the API reference.
+# tests in headless Chromium, which tools/chromium.sh installs); `make docs` builds the docs site.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -34,9 +34,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/zsim bench
 
-# the API reference (docs/api.md says what is public), from zsim.api's docstrings
+# the user guide (mkdocs.yml, docs/): its CLI reference written from the click commands, its API
+# reference from zsim.api's docstrings, into build/site; strict: a broken link or a missing page fails
 docs: $(STAMP)
-	$(BIN)/pdoc zsim.api -o build/api
+	$(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) build *.egg-info

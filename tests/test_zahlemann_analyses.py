@@ -247,7 +247,7 @@ def test_the_committed_zahlemann_report_reproduces_its_players_tables():
 
     md = (EXAMPLE / "report.md").read_text(encoding="utf-8")
     line = next(x for x in md.splitlines() if x.startswith("zsim report "))
-    assert line in (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    assert line in (Path(__file__).parents[1] / "docs" / "zahlemann.md").read_text(encoding="utf-8")
     args = shlex.split(line)[2:]
     opts = dict(zip(args[::2], args[1::2]))
     assert opts["--game"] == "zahlemann" and "--rule" not in opts and "--field" not in opts
