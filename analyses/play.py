@@ -15,7 +15,8 @@ import polars as pl
 
 from analyses import stats
 from zsim.errors import ZsimError
-from zsim.runner import DEFAULT_CHUNK, Matchup, rows_frame, simulate
+from zsim.runner import DEFAULT_CHUNK, Matchup, rows_frame
+from zsim.runs import simulate
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-import zsim
 from zsim.errors import ZsimError, describe_os_error
+from zsim.install import __version__
 from zsim.output import file_digest, signals_held, temp_tag
 
 __all__ = ["MANIFEST_NAME", "check_target", "make_hidden_dir", "report_files", "swap_into_place",
@@ -86,7 +86,7 @@ def write_manifest(folder: str | Path, files: Iterable[str] | None = None) -> Pa
     for rel in names:
         size, digest = file_digest(folder / rel)
         listed.append({"path": rel, "size": size, "sha256": digest})
-    doc = {"format": MANIFEST_FORMAT, "zsim_version": zsim.__version__, "files": listed}
+    doc = {"format": MANIFEST_FORMAT, "zsim_version": __version__, "files": listed}
     path = folder / MANIFEST_NAME
     path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return path

@@ -11,7 +11,7 @@ import polars as pl
 from analyses import deck as deck_analysis
 from analyses import common, payday_cost, players, tradeoff
 from analyses.result import AnalysisResult
-from zsim import __version__
+from zsim.install import __version__
 from zsim.games.zahltag.deck import DEFAULT_DECK_NAME, Deck
 from zsim.games.zahltag.rules import Rules
 from zsim.strategy_registry import registry

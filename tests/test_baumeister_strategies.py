@@ -30,7 +30,8 @@ from zsim.games.baumeister.rules import Rules
 from zsim.games.baumeister.table_nb import decide_one_nb
 from zsim.rng import game_key
 from zsim.runner import Matchup, play_chunk
-from zsim.strategy_registry import registry, roster, strategy_arrays
+from zsim.roster import roster_for as roster
+from zsim.strategy_registry import registry, strategy_arrays
 
 SEED = 20261203
 NAMES = sorted(registry("baumeister"))

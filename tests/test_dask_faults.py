@@ -25,8 +25,8 @@ import pytest
 from zsim import backends
 from zsim.backends import AHEAD, DaskBackend, LocalBackend, make_backend, parse_scheduler, play_task
 from zsim.errors import ZsimError, ZsimWarning
-from zsim.runner import Matchup, play_chunk, simulate
-from zsim.runs import Plan, run
+from zsim.runner import Matchup, play_chunk
+from zsim.runs import Plan, run, simulate
 
 M = Matchup(3, ("simple", "counter", "random"))
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,8 @@ import numba
 import numpy as np
 import pytest
 
-from zsim.runner import Matchup, play_chunk, simulate
+from zsim.runner import Matchup, play_chunk
+from zsim.runs import simulate
 
 M = Matchup(4, ("simple", "random", "simple", "random"))
 

@@ -16,7 +16,9 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.moves_nb import counts_of, lanes_of
 from zsim.games.zahltag.rules import Rules
-from zsim.strategy_registry import registry, roster, roster_dispatch, strategy_arrays
+from zsim.dispatch import roster_dispatch
+from zsim.roster import roster_for as roster
+from zsim.strategy_registry import registry, strategy_arrays
 
 RULES = Rules().as_array()
 NEEDS = default_deck().lanes()         # int16, as the engine passes them

@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from zsim.cli import cli, main
 from zsim.games import registry
-from zsim.runner import Matchup, fold, new_agg, play_chunk, set_threads, simulate
-from zsim.runs import Plan, RunFolder, run, read_rows
+from zsim.runner import Matchup, fold, new_agg, play_chunk, set_threads
+from zsim.runs import Plan, RunFolder, read_rows, run, simulate
 from zsim.strategy_registry import registry as strategies_of
 
 GAMES = sorted(registry())

@@ -451,7 +451,8 @@ def test_tune_reports_its_games_within_the_plan():
 def test_simulate_callback_without_interrupt_behaves_as_before():
     """stop_on_interrupt changes nothing for a run that is not interrupted,
     and without it an interrupt still propagates."""
-    from zsim.runner import Matchup, simulate
+    from zsim.runner import Matchup
+    from zsim.runs import simulate
 
     m = Matchup(2, ("simple", "random"))
     a = simulate(m, 500, 4)

@@ -23,7 +23,9 @@ from zsim.errors import ZsimError
 from zsim.games import game_names
 from zsim.roster import Roster, roster_of
 from zsim.runner import Matchup
-from zsim.strategy_registry import dispatcher, registry, roster, roster_dispatch
+from zsim.dispatch import dispatcher, roster_dispatch
+from zsim.roster import roster_for as roster
+from zsim.strategy_registry import registry
 from zsim._tournament import run_tournament
 
 SIM = ["simulate", "-p", "2", "-n", "300", "--seed", "11", "--json", "-q"]

@@ -24,8 +24,8 @@ import pytest
 from conftest import default_stop_signals, start_zsim
 
 from zsim.errors import OutputError, ZsimError
-from zsim.runner import Matchup, simulate
-from zsim.runs import SUMS, Plan, RunFolder, run
+from zsim.runner import Matchup
+from zsim.runs import SUMS, Plan, RunFolder, run, simulate
 
 M = Matchup(2, ("simple", "counter"))
 

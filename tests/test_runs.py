@@ -14,9 +14,9 @@ import pytest
 from conftest import start_zsim
 
 from zsim.errors import ZsimError
-from zsim.runner import Matchup, play_chunk, rows_frame, simulate
+from zsim.runner import Matchup, play_chunk, rows_frame
 from zsim.backends import LocalBackend
-from zsim.runs import Plan, RunFolder, precise_enough, read_rows, run
+from zsim.runs import Plan, RunFolder, precise_enough, read_rows, run, simulate
 
 M = Matchup(3, ("simple", "counter", "random"))
 

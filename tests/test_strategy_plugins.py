@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from zsim.cli import cli
 from zsim.games import get_game
 from zsim.strategy_discovery import builtin_modules
-from zsim.strategy_registry import dispatcher_source, registry
+from zsim.dispatch import dispatcher_source
+from zsim.strategy_registry import registry
 
 PLUGIN = '''
 """A test plugin: bids 1 on every job it can cover, never adjusts."""

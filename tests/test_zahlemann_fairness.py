@@ -18,7 +18,8 @@ from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.engine_nb import decide_one_nb
 from zsim.games.zahlemann.fast import rules_array
 from zsim.games.zahlemann.rules import Rules
-from zsim.strategy_registry import registry, roster, strategy_arrays
+from zsim.roster import roster_for as roster
+from zsim.strategy_registry import registry, strategy_arrays
 
 STATES = 2_000
 FAIR = sorted(n for n, s in registry("zahlemann").items() if s.fair)

@@ -159,7 +159,7 @@ from zsim.games.zahlemann.fast import reference_rows
 from zsim.games.zahlemann.kernel_decider import play_reference_game
 from zsim.games.zahlemann.rules import Rules
 from zsim.runner import Matchup, play_chunk
-from zsim.strategy_registry import roster
+from zsim.roster import roster_for as roster
 
 seed, n, cases = json.loads(sys.argv[1])
 ALL = ("probe", "random", "first", "cheat")     # one kernel per engine plays every table below

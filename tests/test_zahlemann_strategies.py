@@ -17,7 +17,8 @@ from zsim.games.zahlemann.engine_nb import decide_one_nb
 from zsim.games.zahlemann.fast import rules_array
 from zsim.games.zahlemann.rules import Rules
 from zsim.runner import Matchup, play_chunk
-from zsim.strategy_registry import registry, roster, strategy_arrays
+from zsim.roster import roster_for as roster
+from zsim.strategy_registry import registry, strategy_arrays
 
 ALL_VARIANTS = {"one_plays_again": True, "fifty_skips": True, "two_passes_hands": True}
 NAMES = sorted(registry("zahlemann"))

@@ -22,11 +22,12 @@ refuse_bad_environment()        # before numba reads it
 
 from zsim._cache import configure_numba_cache  # noqa: E402  (numba is imported here)
 from zsim._public import PUBLIC_NAMES  # noqa: E402
+from zsim.install import __version__, set_kernel_folder  # noqa: E402  (the face hands the version on)
 
-__version__ = "0.1.0"
-
-#: the folder holding this source tree's compiled kernels
+#: the folder holding this source tree's compiled kernels, chosen once a process
+#: (zsim.install.kernel_folder() for the modules below the face)
 NUMBA_CACHE = configure_numba_cache()
+set_kernel_folder(NUMBA_CACHE)
 
 #: the public names, all from zsim.api
 __all__ = list(PUBLIC_NAMES)

@@ -28,7 +28,7 @@ import numba
 #: the sources compiled into kernels: the kernels themselves, the constants
 #: they freeze in, the generator and every strategy
 _KERNEL_SOURCES = ("zsim/rng.py", "zsim/jit.py", "zsim/_link.py", "zsim/roster.py", "zsim/games/**/*_nb.py",
-                   "zsim/games/**/constants.py", "zsim/strategy_registry.py", "strategies/**/*.py")
+                   "zsim/games/**/constants.py", "zsim/strategy_registry.py", "zsim/dispatch.py", "strategies/**/*.py")
 
 
 def source_digest(root: Path | None = None, plugins: list[Path] | None = None) -> str:

@@ -70,10 +70,9 @@ def games() -> list[GameInfo]:
         >>> [g.name for g in zsim.games()]
         ['zahltag', 'zahlemann', 'baumeister']
     """
-    from zsim.games import registry
+    from zsim.games import catalogue
 
-    return [GameInfo(g.name, g.title, g.min_players, g.max_players, g.description, g.has_deck,
-                     tuple(s.key for s in g.rule_specs)) for g in registry().values()]
+    return catalogue()
 
 
 def rules(game: str = "zahltag") -> list[RuleInfo]:

@@ -50,7 +50,7 @@ from zsim.runner import Matchup, chunk_outputs, fold, new_agg, play_chunk, rows_
 if TYPE_CHECKING:
     import pyarrow as pa      # only in annotations: a run without per-game rows never imports it
 
-    from zsim.runs import Plan
+    from zsim.plan import Plan
 
 BACKENDS = ("local", "dask")
 

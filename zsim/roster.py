@@ -242,3 +242,14 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
     elif among is not None:
         return among
     return _roster((game, tuple(sorted({int(s) for s in ids})), calls, 0))
+
+
+def roster_for(game: str, specs=None) -> Roster:
+    """The :class:`Roster` of ``game``'s strategies named in
+    ``specs`` (strategy specs or names; all installed strategies when None)."""
+    from zsim.strategy_registry import parse_one, registry
+
+    reg = registry(game)
+    if specs is None:
+        return roster_of(game, [s.sid for s in reg.values()])
+    return roster_of(game, [reg[parse_one(s, game).split(":")[0]].sid for s in specs])

@@ -1,9 +1,10 @@
-"""Running many games: validation, chunking, aggregation, per-game tables.
+"""Playing one chunk of games: validation, the matchup, aggregation, per-game tables.
 
 Games are played in chunks of ``chunk`` games (each chunk in parallel over the
 numba threads) and folded into integer running sums, so memory stays flat in
 the number of games and every figure is exact and independent of chunking
-and threads.
+and threads. The run of many chunks (:func:`zsim.runs.run`, and
+:func:`zsim.runs.simulate` without a run folder) sits above this module.
 """
 from __future__ import annotations
 
@@ -19,8 +20,8 @@ import polars as pl
 
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
+from zsim.roster import roster_for as strategy_roster
 from zsim.roster import roster_of
-from zsim.strategy_registry import roster as strategy_roster
 from zsim.strategy_registry import strategy_arrays
 
 DEFAULT_CHUNK = 1 << 16
@@ -241,7 +242,7 @@ class Summary:
     seed: int
     agg: np.ndarray          # int64 [P, n_agg(game)]
     games: int               # games folded into agg
-    interrupted: bool = False  # stopped by Ctrl-C (see simulate's stop_on_interrupt)
+    interrupted: bool = False  # stopped by Ctrl-C (see zsim.runs.simulate's stop_on_interrupt)
 
     def table(self) -> pl.DataFrame:
         """One row per seat: win share, the score (money) and mean place with
@@ -268,29 +269,6 @@ class Summary:
         for k, c in enumerate(g.summary_columns):
             cols[c.name] = a[:, A_FIRST_COLUMN + k] / n
         return pl.DataFrame(cols)
-
-
-def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
-             on_chunk: Callable[[np.ndarray, np.ndarray, int], None] | None = None,
-             stop_on_interrupt: bool = False) -> Summary:
-    """Play ``games`` games and fold them into a :class:`Summary`: the run
-    of :func:`zsim.runs.run` on the local backend, without a run folder.
-
-    ``on_chunk(seat_out, game_out, first_game)`` sees every chunk's per-game
-    arrays (for the analyses' own reductions) in game order, before they are
-    dropped.
-
-    ``stop_on_interrupt``: a Ctrl-C (KeyboardInterrupt) ends the run and the
-    Summary of the games finished so far is returned, marked ``interrupted``
-    (without it the interrupt propagates as usual)."""
-    from zsim.backends import LocalBackend
-    from zsim.runs import Plan, run
-
-    check_games_and_seed(games, seed)       # before min(chunk, games) can hide a bad count
-    result = run(Plan(m, seed, games, min(chunk, games)), LocalBackend(), on_arrays=on_chunk)
-    if result.interrupted and not stop_on_interrupt:
-        raise KeyboardInterrupt
-    return result.summary
 
 
 # ---------------------------------------------------------------- per-game rows

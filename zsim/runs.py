@@ -16,7 +16,9 @@ written under a temporary name, listed in SHA256SUMS, and only then renamed,
 so a shard on disk is always whole and always listed. ``--resume`` checks the
 manifest, refuses any shard it cannot prove to be this run's own and whole
 (not listed, another checksum, another run id or chunk), and plays only the
-chunks that are missing.
+chunks that are missing. :func:`simulate` is a run on the local backend
+without a folder, for the analyses' own reductions; the plan itself is
+:class:`zsim.plan.Plan`.
 """
 from __future__ import annotations
 
@@ -31,10 +33,11 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from zsim import __version__
-from zsim.errors import ZsimError, output_error
 from zsim.backends import ChunkResult, LocalBackend
+from zsim.errors import ZsimError, output_error
+from zsim.install import __version__
 from zsim.output import atomic_path, file_digest, special_kind
+from zsim.plan import FORMAT, Plan
 from zsim.runner import (DEFAULT_CHUNK, Matchup, Summary, agg_games, check_games_and_seed, n_agg,
                          new_agg, win_share_ci)
 
@@ -43,40 +46,7 @@ if TYPE_CHECKING:
 
 MANIFEST = "manifest.json"
 SUMS = "SHA256SUMS"
-FORMAT = 3                  # 3: the manifest names the game, whose summary columns the sums follow
 SHARD_KEY = b"zsim.shard"
-
-
-# ---------------------------------------------------------------- the plan
-@dataclass(frozen=True)
-class Plan:
-    matchup: Matchup
-    seed: int
-    games: int                  # planned games (the cap, with a precision target)
-    chunk: int = DEFAULT_CHUNK
-    precision: float | None = None
-
-    def __post_init__(self):
-        check_games_and_seed(self.games, self.seed)
-        if not 1 <= self.chunk <= 1 << 24:
-            raise ZsimError(f"--chunk must be 1..{1 << 24}, got {self.chunk}")
-        if self.precision is not None and not 0 < self.precision < 1:
-            raise ZsimError(f"--precision must be between 0 and 1 (a win-share half-width), got {self.precision}")
-
-    @property
-    def n_chunks(self) -> int:
-        return -(-self.games // self.chunk)
-
-    def span(self, index: int) -> tuple[int, int]:
-        """(first game, games) of chunk ``index``."""
-        first = index * self.chunk
-        return first, min(self.chunk, self.games - first)
-
-    def manifest(self) -> dict:
-        m = self.matchup
-        return {"format": FORMAT, "game": m.game, "players": m.players, "strategies": list(m.strategies),
-                "rules": m.rules.as_dict(), **m.spec.manifest_extras(m),
-                "seed": self.seed, "games": self.games, "chunk": self.chunk, "precision": self.precision}
 
 
 def precise_enough(agg: np.ndarray, target: float) -> bool:
@@ -469,3 +439,23 @@ def read_rows(folder: Path) -> Iterable[pa.Table]:
 
     for p in sorted(Path(folder).glob("chunk-*.parquet")):
         yield pq.read_table(p)
+
+
+def simulate(m: Matchup, games: int, seed: int, chunk: int = DEFAULT_CHUNK,
+             on_chunk: Callable[[np.ndarray, np.ndarray, int], None] | None = None,
+             stop_on_interrupt: bool = False) -> Summary:
+    """Play ``games`` games and fold them into a :class:`Summary`: the run
+    of :func:`run` on the local backend, without a run folder.
+
+    ``on_chunk(seat_out, game_out, first_game)`` sees every chunk's per-game
+    arrays (for the analyses' own reductions) in game order, before they are
+    dropped.
+
+    ``stop_on_interrupt``: a Ctrl-C (KeyboardInterrupt) ends the run and the
+    Summary of the games finished so far is returned, marked ``interrupted``
+    (without it the interrupt propagates as usual)."""
+    check_games_and_seed(games, seed)       # before min(chunk, games) can hide a bad count
+    result = run(Plan(m, seed, games, min(chunk, games)), LocalBackend(), on_arrays=on_chunk)
+    if result.interrupted and not stop_on_interrupt:
+        raise KeyboardInterrupt
+    return result.summary

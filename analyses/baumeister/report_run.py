@@ -12,7 +12,7 @@ from analyses import common
 from analyses import report_run as shared
 from analyses.baumeister import measure, prices, questions
 from analyses.result import AnalysisResult
-from zsim import __version__
+from zsim.install import __version__
 
 #: every rule key one of the analyses sweeps: a report plays them all, so --rule may not fix them
 SWEPT = questions.SABOTAGE_KEYS

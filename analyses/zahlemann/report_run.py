@@ -12,7 +12,7 @@ from analyses import common
 from analyses import report_run as shared
 from analyses.result import AnalysisResult
 from analyses.zahlemann import forget, measure, questions
-from zsim import __version__
+from zsim.install import __version__
 
 #: every rule key one of the analyses sweeps: a report plays them all, so --rule may not fix them
 SWEPT = (*questions.VARIANT_KEYS, *questions.MONEY_KEYS, "hand_size")

@@ -12,7 +12,8 @@ a plugin is an installed package registered under the entry-point group
 nothing here imports a game's numba kernels.
 
 The package is also the public verb ``zsim.games``: calling it,
-``zsim.games()``, calls :func:`zsim.api.games` (see :class:`_GamesPackage`).
+``zsim.games()``, returns what :func:`zsim.api.games` does, the
+:func:`catalogue` (see :class:`_GamesPackage`).
 """
 from __future__ import annotations
 
@@ -84,6 +85,15 @@ def game_names() -> list[str]:
     return list(registry())
 
 
+def catalogue() -> list:
+    """Every game as ``zsim games`` lists it (:class:`~zsim.games.info.GameInfo`),
+    built in or plugged in: what :func:`zsim.api.games` and ``zsim.games()`` return."""
+    from zsim.games.info import GameInfo
+
+    return [GameInfo(g.name, g.title, g.min_players, g.max_players, g.description, g.has_deck,
+                     tuple(s.key for s in g.rule_specs)) for g in registry().values()]
+
+
 class _GamesPackage(types.ModuleType):
     """This package, callable as the public verb of the same name.
 
@@ -92,13 +102,12 @@ class _GamesPackage(types.ModuleType):
     README "Writing your own", docs/games.md). Python binds ``zsim.games`` to
     the package as soon as any of its modules is imported, so the package
     itself answers the call: ``zsim.games()`` is ``zsim.api.games()``
-    whatever has been imported. The only such name; docs/api.md says why.
+    whatever has been imported (both are :func:`catalogue`, so the package
+    needs nothing of the API above it). The only such name; docs/api.md says why.
     """
 
-    def __call__(self, *args, **kwargs):
-        from zsim import api
-
-        return api.games(*args, **kwargs)
+    def __call__(self):
+        return catalogue()
 
 
 sys.modules[__name__].__class__ = _GamesPackage

@@ -8,7 +8,7 @@ from zsim.games.baumeister import constants as K
 from zsim.jit import cold, grid_nb, hot, hot_flat, hot_inline, index_nb, seat_after_nb
 from zsim.rng import below_nb
 from zsim.roster import RosterType, called_part_nb, in_inline_part_nb, inline_part_nb, roster_parts
-from zsim.strategy_registry import dispatcher
+from zsim.dispatch import dispatcher
 
 # strategy dispatch: compiled for each roster of strategies (see zsim.roster)
 decide_nb = dispatcher("baumeister").decide_nb

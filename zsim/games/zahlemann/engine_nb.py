@@ -39,9 +39,9 @@ from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.payment_nb import settle_nb
 from zsim.jit import cold, hot, hot_inline, index_nb, seat_after_nb
 from zsim.rng import draw_nb, seed_streams_nb, swap_partners_nb
-from zsim.strategy_registry import dispatcher
+from zsim.dispatch import dispatcher
 
-# strategy dispatch: generated for the installed strategies (see strategy_registry)
+# strategy dispatch: generated for the installed strategies (see zsim.dispatch)
 decide_nb = dispatcher("zahlemann").decide_nb
 
 TWO_53 = 2.0 ** -53

@@ -44,7 +44,8 @@ class KernelDecider:
     def __init__(self, players: int, rules: Rules, specs: list[str], key: int,
                  compile_for: tuple[str, ...] | None = None):
         from zsim.roster import roster_of
-        from zsim.strategy_registry import roster, strategy_arrays
+        from zsim.roster import roster_for as roster
+        from zsim.strategy_registry import strategy_arrays
 
         self.ids, self.params = strategy_arrays("zahlemann", list(specs))
         # one compile serves every field (a decision here is a Python call anyway),

@@ -52,9 +52,9 @@ from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payda
 from zsim.jit import hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
 from zsim.roster import seats_nb
 from zsim.rng import DECK_STREAM, seed_streams_nb, shuffle_nb
-from zsim.strategy_registry import dispatcher
+from zsim.dispatch import dispatcher
 
-# strategy dispatch: generated for the installed strategies (see strategy_registry)
+# strategy dispatch: generated for the installed strategies (see zsim.dispatch)
 adjust_nb = dispatcher("zahltag").adjust_nb
 
 PILE_MAX = 4 * 60  # the supply rule allows at most 60 cards of a type

@@ -21,7 +21,7 @@ from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAY
 from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb
 from zsim.jit import hot, hot_flat, hot_inline, lanes_nb, set_lanes_nb
 from zsim.roster import RosterType, seats_nb
-from zsim.strategy_registry import dispatcher
+from zsim.dispatch import dispatcher
 
 bid_nb = dispatcher("zahltag").bid_nb
 
