@@ -237,3 +237,10 @@ def legend_below(fig, ax, ncols: int = 4) -> None:
 
 def label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " "))
+
+
+def p_text(p: float | None) -> str:
+    """A test's p-value as a finding words it: ``= 0.042``, ``< 0.001``, or a dash when there is none."""
+    if p is None:
+        return "–"
+    return "< 0.001" if p < 0.001 else f"= {p:.3f}"

@@ -7,7 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analyses import common, deck, hand_size, payday_cost, players, stats
+from analyses import common, stats
+from analyses.zahltag import deck, hand_size, payday_cost, players
 from analyses.stats import Mean, Ratio
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from analyses import common, hand_size
+from analyses import common
+from analyses.zahltag import hand_size
 from analyses.play import Collector, play_points
 from zsim.cli import cli
 from zsim.errors import ZsimError
@@ -198,7 +199,7 @@ def test_report_refuses_a_folder_of_other_files(tmp_path):
 
 
 def test_the_glossary_defines_every_column_the_report_shows():
-    from analyses import report_run
+    from analyses.zahltag import report_run
     from analyses.common import DEFINITIONS
 
     plan = report_run.Plan([2, 4], None, 100, 2, 1, Rules(), default_deck())
@@ -207,7 +208,7 @@ def test_the_glossary_defines_every_column_the_report_shows():
     def advance(n):
         played[0] += n
     results = report_run.run(plan, advance)
-    entries = set(report_run.builtin_field())
+    entries = set(report_run.builtin_field("zahltag"))
     undefined = set()
     assert results[-1].name == "glossary"
     for r in results[:-1]:

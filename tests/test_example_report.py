@@ -9,7 +9,7 @@ import shlex
 from pathlib import Path
 
 
-from analyses import players
+from analyses.zahltag import players
 from analyses.report_format import display_table
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from analyses import common, payday_cost, players, report_run
+from analyses import common
+from analyses.zahltag import payday_cost, players, report_run
 from analyses.result import AnalysisResult
 
 
@@ -25,7 +26,8 @@ def test_key_findings_answer_the_questions_in_order_from_the_tables():
          "elimination_rate": [0.0, 0.07], "elimination_rate_lo": [0.0, 0.06], "elimination_rate_hi": [0.0004, 0.08]})})
     tour = AnalysisResult("tournament-2p", "x", "", {"Per strategy": pl.DataFrame(
         {"strategy": ["undercut", "simple"], "win_share": [0.7, 0.3], "win_share_ci95": [0.01, 0.01]})})
-    lines = report_run.key_findings([tour, pc, pl_r, trade, report_run.glossary()])
+    glossary = report_run.glossary(report_run.DEFINITIONS, "zahltag", "such as games with an elimination")
+    lines = report_run.key_findings([tour, pc, pl_r, trade, glossary])
     assert len(lines) == 5
     assert lines[0].startswith("Hand size × payday cost, 2 players: the best target hand is 8 / 0 cards at "
                                "payday cost 0 / 1; at the printed cost 1, target 0 wins 0.560 ± 0.003 against "

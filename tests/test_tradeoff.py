@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from analyses import common, heatmap, play, tradeoff
+from analyses import common, heatmap, play
+from analyses.zahltag import tradeoff
 from analyses.play import Collector
 from zsim.cli import cli
 from zsim.errors import ZsimError

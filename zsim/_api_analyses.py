@@ -31,7 +31,7 @@ def _zahltag(rules, deck):
 
 # ---------------------------------------------------------------- Zahltag
 def hand_size(*, players=4, targets="0..12", deck=None, games=100_000, seed=0, field=None, rules=None) -> Prepared:
-    from analyses import hand_size as analysis
+    from analyses.zahltag import hand_size as analysis
 
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
         raise ZsimError(f"--players must be 2..4, got {players}")
@@ -44,7 +44,7 @@ def hand_size(*, players=4, targets="0..12", deck=None, games=100_000, seed=0, f
 
 
 def payday_cost(*, players="4", deck=None, games=100_000, seed=0, field=None, rules=None) -> Prepared:
-    from analyses import payday_cost as analysis
+    from analyses.zahltag import payday_cost as analysis
 
     plist = int_list(players, "--players", 2, 4)
     r, d = _zahltag(rules, deck)
@@ -55,7 +55,7 @@ def payday_cost(*, players="4", deck=None, games=100_000, seed=0, field=None, ru
 
 
 def players(*, players="2,3,4", deck=None, games=100_000, seed=0, field=None, rules=None) -> Prepared:
-    from analyses import players as analysis
+    from analyses.zahltag import players as analysis
 
     plist = int_list(players, "--players", 2, 4)
     r, d = _zahltag(rules, deck)
@@ -67,7 +67,7 @@ def players(*, players="2,3,4", deck=None, games=100_000, seed=0, field=None, ru
 
 
 def deck(*, players="4", decks=(), perturb=3, games=100_000, seed=0, field=None, rules=None) -> Prepared:
-    from analyses import deck as analysis
+    from analyses.zahltag import deck as analysis
     from analyses.common import field_specs
     from zsim.runner import Matchup
 
@@ -91,7 +91,7 @@ def deck(*, players="4", decks=(), perturb=3, games=100_000, seed=0, field=None,
 
 def tradeoff(*, players="2,3,4", targets="0..12", costs="0..3", hand_sizes="3..11", deck=None, games=100_000,
              seed=0, field=None, rules=None) -> Prepared:
-    from analyses import tradeoff as analysis
+    from analyses.zahltag import tradeoff as analysis
     from zsim._api_inputs import rule_options
     from zsim.games.zahltag.rules import SPEC_BY_KEY
 
@@ -327,7 +327,7 @@ def report_plan(*, game="zahltag", players="2,3,4", games=20_000, tournament_gam
     plist = int_list(players, "--players", g.min_players, g.max_players)
     field = spec_list(field, "--field entry")
     if g.name == "zahltag":
-        from analyses import report_run
+        from analyses.zahltag import report_run
 
         r, d = _zahltag(rules, deck)
         _games_seed(games, seed)

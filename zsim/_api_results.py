@@ -68,7 +68,7 @@ def table_text(frame, precision: int = 3, all_rows: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- catalogues
-from zsim.games.info import GameInfo  # noqa: E402  (kept with the game registry; a result of the API)
+from zsim.games.info import GameInfo  # noqa: E402,F401  (kept with the game registry; a result of the API)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import polars as pl
 from analyses import common
 from analyses.baumeister import measure
 from analyses.baumeister.measure import Setting
-from analyses.players import p_text
+from analyses.common import p_text
 from analyses.result import AnalysisResult
 from analyses.setting_tables import refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 
@@ -359,7 +359,7 @@ AUCTION_COLUMNS = ["sales_per_seat", "sales_per_auction", "sales_share_of_paid",
 
 def fair_bots() -> tuple[str, ...]:
     """Every fair Baumeister strategy that ships with zsim (the registry's, in its order)."""
-    from analyses.report_run import builtin_field
+    from analyses.report_parts import builtin_field
 
     return builtin_field(measure.GAME)
 

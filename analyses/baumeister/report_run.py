@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyses import common
-from analyses import report_run as shared
+from analyses import report_parts as shared
 from analyses.baumeister import measure, prices, questions
 from analyses.result import AnalysisResult
 from zsim.install import __version__
@@ -136,7 +136,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out.append(_caps_line(caps))
     winners = [r for r in results if r.name.startswith("tournament-")]
     if winners:
-        out += shared._tournament_lines(winners)
+        out += shared.tournament_lines(winners)
     return out
 
 

@@ -13,7 +13,7 @@ import textwrap
 import polars as pl
 
 from analyses import common
-from analyses.players import p_text
+from analyses.common import p_text
 from analyses.result import AnalysisResult
 from analyses.setting_tables import refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 from analyses.zahlemann import measure

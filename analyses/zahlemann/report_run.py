@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyses import common
-from analyses import report_run as shared
+from analyses import report_parts as shared
 from analyses.result import AnalysisResult
 from analyses.zahlemann import forget, measure, questions
 from zsim.install import __version__
@@ -101,7 +101,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
         out.append(_hand_line(by["zahlemann-hand-size"].main))
     winners = [r for r in results if r.name.startswith("tournament-")]
     if winners:
-        out += shared._tournament_lines(winners)
+        out += shared.tournament_lines(winners)
     return out
 
 

@@ -1,53 +1,35 @@
-"""What ``zsim report`` plays: every analysis at every player count asked for,
-the built-in tournament, and the metadata that says how to play it again."""
+"""What ``zsim report`` plays for Zahltag: every analysis at every player
+count asked for, the built-in tournament, and the metadata that says how to
+play it again (the parts every game's report shares: analyses.report_parts)."""
 from __future__ import annotations
 
-import platform
 import shlex
 from dataclasses import dataclass
 
 import polars as pl
 
-from analyses import deck as deck_analysis
-from analyses import common, payday_cost, players, tradeoff
+from analyses import common
+from analyses.common import DEFINITIONS, p_text
+from analyses.report_parts import (ReportPlan, builtin_field, glossary, machine, tournament_lines,
+                                   tournament_result)
 from analyses.result import AnalysisResult
-from zsim.install import __version__
+from analyses.zahltag import deck as deck_analysis
+from analyses.zahltag import payday_cost, players, tradeoff
 from zsim.games.zahltag.deck import DEFAULT_DECK_NAME, Deck
 from zsim.games.zahltag.rules import Rules
-from zsim.strategy_registry import registry
+from zsim.install import __version__
+
+GAME = "zahltag"
 
 PERTURBATIONS = 3
-
-
-def builtin_field(game: str = "zahltag") -> tuple[str, ...]:
-    """Every fair strategy of ``game`` that ships with zsim (plugins are left out)."""
-    return tuple(name for name, info in registry(game).items()
-                 if info.fair and info.module.startswith("strategies."))
-
-
-@dataclass(frozen=True)
-class ReportPlan:
-    """What a report of ``GAME`` plays: its analyses' settings and the tournament's deals."""
-    players: list[int]
-    field: str | None
-    games: int
-    deals: int
-    seed: int
-    rules: object
-
-    GAME = "zahltag"
-
-    def tournament_seatings(self, p: int) -> int:
-        """Games per deal of the built-in tournament at ``p`` players."""
-        from zsim._tournament import seatings
-
-        return len(seatings(len(builtin_field(self.GAME)), p, "rotations")[0])
 
 
 @dataclass(frozen=True)
 class Plan(ReportPlan):
     rules: Rules
     deck: Deck
+
+    GAME = GAME
 
     def total_games(self) -> int:
         total = tradeoff.total_games(self.players, self.field, self.games, self.rules, self.deck)
@@ -59,45 +41,6 @@ class Plan(ReportPlan):
         return total + sum(pt.games for pt in main + know)
 
 
-def tournament_result(plan, p: int, advance, game: str = "zahltag") -> AnalysisResult:
-    """The built-in field of ``game`` on duplicate deals at ``p`` players (``plan``
-    gives deals, seed, rules and, for a game with one, the deck)."""
-    from analyses import head_to_head
-    from zsim._tournament import run_tournament
-
-    entries = builtin_field(game)
-    t = run_tournament(entries, p, plan.deals, plan.seed, plan.rules, getattr(plan, "deck", None),
-                       design="rotations", on_games=advance, game=game)
-    score = t.score_label
-    table = (t.strategies()
-             .rename({"win_ci95": "win_share_ci95", f"{score}_ci95": f"{score}_mean_ci95",
-                      "place_ci95": "mean_place_ci95"})
-             .sort("win_share", descending=True))
-    top = table.row(0, named=True)
-    same = getattr(t, "identical", ())
-    same_text = (" Strategies that play identically in this setting (the same moves in every game "
-                 "checked): " + "; ".join(f"{a} and {b}" for a, b in same) + "." if same else "")
-    summary = (f"Every fair built-in strategy on duplicate deals at {p} players: {plan.deals:,} deals, each "
-               f"played under {len(t.seatings)} seatings (every {p}-subset of the field, its seating "
-               f"orders spread over the deals), {t.games:,} games, seed {plan.seed}. Intervals are over "
-               f"deals; par is {1 / p:.3f}." + same_text)
-    caption_t = f"Per strategy at {p} players"
-    caption_h = f"Head to head at {p} players: share of shared games the row finished above the column"
-    fig_cap = f"Head to head at {p} players (the row above the column; 95% intervals over deals)"
-    figs, alts = {}, {}
-    fig = head_to_head.figure(t, p)
-    if fig is not None:
-        figs[fig_cap] = fig
-        alts[fig_cap] = head_to_head.alt_text(t)
-    finding = (f"Tournament at {p} players: {top['strategy']} wins most, "
-               f"{common.share_text(top['win_share'], top['win_share_ci95'])} of its games against a par of "
-               f"{1 / p:.3f}.")
-    return AnalysisResult(f"tournament-{p}p", f"Tournament of the built-in field ({p} players)", summary,
-                          {caption_t: table, caption_h: head_to_head.matrix_table(t)}, figs,
-                          meta={"deals": plan.deals, "seatings": len(t.seatings), "games": t.games},
-                          alts=alts, details=(caption_h,), wide=tuple(figs), findings=[finding])
-
-
 def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     out: list[AnalysisResult] = []
     out.append(tradeoff.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
@@ -106,8 +49,8 @@ def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     out.append(deck_analysis.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, [], PERTURBATIONS,
                                  advance))
     for p in plan.players:
-        out.append(tournament_result(plan, p, advance))
-    out.append(glossary())
+        out.append(tournament_result(plan, p, advance, GAME))
+    out.append(glossary(DEFINITIONS, GAME, "such as games with an elimination"))
     return out
 
 
@@ -129,7 +72,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
         out += _counting_lines(by_name["players"])
     winners = [r for r in results if r.name.startswith("tournament-")]
     if winners:
-        out += _tournament_lines(winners)
+        out += tournament_lines(winners)
     return out
 
 
@@ -178,9 +121,9 @@ def _seat_lines(r: AnalysisResult) -> list[str]:
             lo = s.sort("win_share").row(0, named=True)
             parts.append(f"{p} players: seat {hi['seat']} {common.share_text(hi['win_share'], hi['win_share_ci95'])}"
                          f", seat {lo['seat']} {common.share_text(lo['win_share'], lo['win_share_ci95'])} "
-                         f"(not even, p {players.p_text(pv)})")
+                         f"(not even, p {p_text(pv)})")
         else:
-            parts.append(f"{p} players: no gap found (p {players.p_text(pv)}; spread at most "
+            parts.append(f"{p} players: no gap found (p {p_text(pv)}; spread at most "
                          f"{row['seat_spread_pp_hi']:.1f} pp)")
     return ["Seat order (seat 0 starts): " + "; ".join(parts) + "."]
 
@@ -220,46 +163,6 @@ def _counting_lines(r: AnalysisResult) -> list[str]:
             + ", ".join(parts) + "."]
 
 
-def _tournament_lines(results: list[AnalysisResult]) -> list[str]:
-    parts = []
-    for r in results:
-        t = r.main
-        top = t.row(0, named=True)
-        parts.append(f"{top['strategy']} at {r.name.removeprefix('tournament-').removesuffix('p')} players "
-                     f"({common.share_text(top['win_share'], top['win_share_ci95'])})")
-    return ["Tournament of the built-in field, most wins: " + ", ".join(parts) + "."]
-
-
-def glossary(definitions: dict[str, str] | None = None, game: str = "zahltag", example: str =
-             "such as games with an elimination") -> AnalysisResult:
-    """The report's last section: what every column (``definitions``, by default
-    Zahltag's) and every strategy of ``game`` means."""
-    from analyses.common import DEFINITIONS
-
-    definitions = DEFINITIONS if definitions is None else definitions
-    t = pl.DataFrame({"column": list(definitions), "meaning": list(definitions.values())})
-    reg = registry(game)
-    names = sorted(reg)
-    strategies = pl.DataFrame({"strategy": names, "plays": [reg[n].description for n in names],
-                               "fair": [reg[n].fair for n in names]})
-    return AnalysisResult("glossary", "What the columns and strategies mean",
-                          "A mean or a share of games carries its 95% interval as \"value ± half-width\" "
-                          "(normal intervals; a ratio of sums uses the delta method with the game as the "
-                          f"unit). A rate of rare events, {example}, carries its "
-                          "Wilson interval as \"value [lo, hi]\", and a count of zero reads \"< hi\", "
-                          "about 3.84 / games. docs/analyses.md gives every formula.",
-                          {"Columns": t, "Strategies": strategies})
-
-
-def machine() -> str:
-    """The machine and the library versions, for a report's run table."""
-    import numba
-    import numpy
-
-    return (f"{platform.machine()}, {numba.config.NUMBA_NUM_THREADS} threads; python {platform.python_version()}, "
-            f"numba {numba.__version__}, numpy {numpy.__version__}, polars {pl.__version__}")
-
-
 def command(plan: Plan, out: str) -> str:
     """The command line that plays this report again, every choice spelled out."""
     args = ["zsim", "report", "--players", ",".join(map(str, plan.players)), "--games", str(plan.games),
@@ -284,7 +187,7 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "created (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "players": plan.players,
             "field": plan.field or "simple",
-            "tournament field": list(builtin_field()),
+            "tournament field": list(builtin_field(GAME)),
             "games per analysis point": plan.games,
             "tournament deals": plan.deals,
             "seed": plan.seed,
@@ -295,26 +198,3 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "machine": machine()}
 
 
-def seat_line(balance: pl.DataFrame, seats: pl.DataFrame, seat_note: str) -> str:
-    """The key finding on the seats: even or not at each player count, with the best and worst seat
-    when not (``seat_note``: what seat 0 does, in the game's words)."""
-    p_text = players.p_text
-    parts = []
-    for row in balance.iter_rows(named=True):
-        p = row["players"]
-        s = seats.filter(pl.col("players") == p).sort("win_share", descending=True)
-        if row["seat_p"] is not None and row["seat_p"] < 0.05:
-            hi, lo = s.row(0, named=True), s.row(-1, named=True)
-            parts.append(f"not even at {p} players (p {p_text(row['seat_p'])}): seat {hi['seat']} wins "
-                         f"{common.share_text(hi['win_share'], hi['win_share_ci95'])}, seat {lo['seat']} "
-                         f"{common.share_text(lo['win_share'], lo['win_share_ci95'])}, par {1 / p:.3f}")
-        else:
-            parts.append(f"even at {p} players (p {p_text(row['seat_p'])})")
-    return f"Seats (seat {seat_note}): " + "; ".join(parts) + "."
-
-
-def skill_line(balance: pl.DataFrame, skilled: str, weak: str) -> str:
-    """The key finding on skill: the skilled bot's edge over par among weak ones, per player count."""
-    parts = [f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players"
-             for r in balance.iter_rows(named=True)]
-    return f"Skill: {skilled} in one seat among {weak} wins this much above par: " + ", ".join(parts) + "."

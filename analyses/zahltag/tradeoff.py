@@ -22,7 +22,8 @@ from itertools import pairwise
 
 import polars as pl
 
-from analyses import common, hand_size, heatmap, stats
+from analyses import common, heatmap, stats
+from analyses.zahltag import hand_size
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Ratio

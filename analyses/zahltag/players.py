@@ -13,6 +13,7 @@ import math
 import polars as pl
 
 from analyses import common, stats
+from analyses.common import p_text
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Mean, Ratio
@@ -224,12 +225,6 @@ def seat_finding(bal: pl.DataFrame, seats: pl.DataFrame) -> str:
                        f"{r['seat_spread_pp_hi']:.2f} pp of win share)")
         parts.append(f"at {p} players {verdict}")
     return "Seat order: " + "; ".join(parts) + "."
-
-
-def p_text(p: float | None) -> str:
-    if p is None:
-        return "–"
-    return "< 0.001" if p < 0.001 else f"= {p:.3f}"
 
 
 def knowledge_finding(know: pl.DataFrame) -> str:

@@ -1,0 +1,141 @@
+"""The parts every game's report shares: the plan's common settings, the
+built-in tournament, the glossary, the machine line and the key findings on
+seats and skill, worded the same for every game (each game's
+``analyses/<game>/report_run.py`` builds its report from them)."""
+from __future__ import annotations
+
+import platform
+from dataclasses import dataclass
+
+import polars as pl
+
+from analyses import common
+from analyses.common import p_text
+from analyses.result import AnalysisResult
+from zsim.strategy_registry import registry
+
+
+def builtin_field(game: str) -> tuple[str, ...]:
+    """Every fair strategy of ``game`` that ships with zsim (plugins are left out)."""
+    return tuple(name for name, info in registry(game).items()
+                 if info.fair and info.module.startswith("strategies."))
+
+
+@dataclass(frozen=True)
+class ReportPlan:
+    """What a report of ``GAME`` plays: its analyses' settings and the tournament's deals."""
+    players: list[int]
+    field: str | None
+    games: int
+    deals: int
+    seed: int
+    rules: object
+
+    GAME = ""          # each game's plan names its game
+
+    def tournament_seatings(self, p: int) -> int:
+        """Games per deal of the built-in tournament at ``p`` players."""
+        from zsim._tournament import seatings
+
+        return len(seatings(len(builtin_field(self.GAME)), p, "rotations")[0])
+
+
+def tournament_result(plan, p: int, advance, game: str) -> AnalysisResult:
+    """The built-in field of ``game`` on duplicate deals at ``p`` players (``plan``
+    gives deals, seed, rules and, for a game with one, the deck)."""
+    from analyses import head_to_head
+    from zsim._tournament import run_tournament
+
+    entries = builtin_field(game)
+    t = run_tournament(entries, p, plan.deals, plan.seed, plan.rules, getattr(plan, "deck", None),
+                       design="rotations", on_games=advance, game=game)
+    score = t.score_label
+    table = (t.strategies()
+             .rename({"win_ci95": "win_share_ci95", f"{score}_ci95": f"{score}_mean_ci95",
+                      "place_ci95": "mean_place_ci95"})
+             .sort("win_share", descending=True))
+    top = table.row(0, named=True)
+    same = getattr(t, "identical", ())
+    same_text = (" Strategies that play identically in this setting (the same moves in every game "
+                 "checked): " + "; ".join(f"{a} and {b}" for a, b in same) + "." if same else "")
+    summary = (f"Every fair built-in strategy on duplicate deals at {p} players: {plan.deals:,} deals, each "
+               f"played under {len(t.seatings)} seatings (every {p}-subset of the field, its seating "
+               f"orders spread over the deals), {t.games:,} games, seed {plan.seed}. Intervals are over "
+               f"deals; par is {1 / p:.3f}." + same_text)
+    caption_t = f"Per strategy at {p} players"
+    caption_h = f"Head to head at {p} players: share of shared games the row finished above the column"
+    fig_cap = f"Head to head at {p} players (the row above the column; 95% intervals over deals)"
+    figs, alts = {}, {}
+    fig = head_to_head.figure(t, p)
+    if fig is not None:
+        figs[fig_cap] = fig
+        alts[fig_cap] = head_to_head.alt_text(t)
+    finding = (f"Tournament at {p} players: {top['strategy']} wins most, "
+               f"{common.share_text(top['win_share'], top['win_share_ci95'])} of its games against a par of "
+               f"{1 / p:.3f}.")
+    return AnalysisResult(f"tournament-{p}p", f"Tournament of the built-in field ({p} players)", summary,
+                          {caption_t: table, caption_h: head_to_head.matrix_table(t)}, figs,
+                          meta={"deals": plan.deals, "seatings": len(t.seatings), "games": t.games},
+                          alts=alts, details=(caption_h,), wide=tuple(figs), findings=[finding])
+
+
+def tournament_lines(results: list[AnalysisResult]) -> list[str]:
+    """The key finding on the built-in tournament: who wins most at each player count."""
+    parts = []
+    for r in results:
+        t = r.main
+        top = t.row(0, named=True)
+        parts.append(f"{top['strategy']} at {r.name.removeprefix('tournament-').removesuffix('p')} players "
+                     f"({common.share_text(top['win_share'], top['win_share_ci95'])})")
+    return ["Tournament of the built-in field, most wins: " + ", ".join(parts) + "."]
+
+
+def glossary(definitions: dict[str, str], game: str, example: str) -> AnalysisResult:
+    """The report's last section: what every column (``definitions``) and every
+    strategy of ``game`` means; ``example``: a rare event of the game, for the
+    paragraph on rates."""
+    t = pl.DataFrame({"column": list(definitions), "meaning": list(definitions.values())})
+    reg = registry(game)
+    names = sorted(reg)
+    strategies = pl.DataFrame({"strategy": names, "plays": [reg[n].description for n in names],
+                               "fair": [reg[n].fair for n in names]})
+    return AnalysisResult("glossary", "What the columns and strategies mean",
+                          "A mean or a share of games carries its 95% interval as \"value ± half-width\" "
+                          "(normal intervals; a ratio of sums uses the delta method with the game as the "
+                          f"unit). A rate of rare events, {example}, carries its "
+                          "Wilson interval as \"value [lo, hi]\", and a count of zero reads \"< hi\", "
+                          "about 3.84 / games. docs/analyses.md gives every formula.",
+                          {"Columns": t, "Strategies": strategies})
+
+
+def machine() -> str:
+    """The machine and the library versions, for a report's run table."""
+    import numba
+    import numpy
+
+    return (f"{platform.machine()}, {numba.config.NUMBA_NUM_THREADS} threads; python {platform.python_version()}, "
+            f"numba {numba.__version__}, numpy {numpy.__version__}, polars {pl.__version__}")
+
+
+def seat_line(balance: pl.DataFrame, seats: pl.DataFrame, seat_note: str) -> str:
+    """The key finding on the seats: even or not at each player count, with the best and worst seat
+    when not (``seat_note``: what seat 0 does, in the game's words)."""
+    parts = []
+    for row in balance.iter_rows(named=True):
+        p = row["players"]
+        s = seats.filter(pl.col("players") == p).sort("win_share", descending=True)
+        if row["seat_p"] is not None and row["seat_p"] < 0.05:
+            hi, lo = s.row(0, named=True), s.row(-1, named=True)
+            parts.append(f"not even at {p} players (p {p_text(row['seat_p'])}): seat {hi['seat']} wins "
+                         f"{common.share_text(hi['win_share'], hi['win_share_ci95'])}, seat {lo['seat']} "
+                         f"{common.share_text(lo['win_share'], lo['win_share_ci95'])}, par {1 / p:.3f}")
+        else:
+            parts.append(f"even at {p} players (p {p_text(row['seat_p'])})")
+    return f"Seats (seat {seat_note}): " + "; ".join(parts) + "."
+
+
+def skill_line(balance: pl.DataFrame, skilled: str, weak: str) -> str:
+    """The key finding on skill: the skilled bot's edge over par among weak ones, per player count."""
+    parts = [f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players"
+             for r in balance.iter_rows(named=True)]
+    return f"Skill: {skilled} in one seat among {weak} wins this much above par: " + ", ".join(parts) + "."

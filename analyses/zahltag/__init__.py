@@ -1,0 +1,1 @@
+"""Zahltag's analyses and report (``zsim analyze``, ``zsim report``)."""
