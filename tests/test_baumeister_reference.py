@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zsim.errors import ZsimError
-from zsim.games.baumeister import strategies as S
+from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import CORNER, HALL, default_deck, kin, parse_deck
 from zsim.games.baumeister.city import LEFT, RIGHT, City
 from zsim.games.baumeister.records import check_record, record_game, to_jsonl

@@ -29,7 +29,7 @@ def test_zahltag_decisions_are_the_records_adjustments_and_bids(players, strateg
 def test_decisions_count_every_question_put_to_a_strategy(monkeypatch, name, players):
     import importlib
 
-    decider = importlib.import_module(f"zsim.games.{name}.strategies").StrategyDecider
+    decider = importlib.import_module(f"zsim.games.{name}.reference_bots").StrategyDecider
     decide, asked = decider.decide, []
 
     def counting(self, game, seat, kind, options):      # keeps every question's options

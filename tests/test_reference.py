@@ -18,7 +18,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import Deck, default_deck
 from zsim.games.zahltag.reference import DeckStream, Game, card_code, play_reference
 from zsim.games.zahltag.reference_replay import ReplayError, replay_game, replay_record
-from zsim.games.zahltag.reference_bidders import SeatView, SimpleStrategy, StrategyDecider, make_strategy
+from zsim.games.zahltag.reference_bots import SeatView, SimpleStrategy, StrategyDecider, make_strategy
 from zsim.games.zahltag.rules import Rules
 from zsim.rng import GAMMA, MASK64, PyStream, game_key, stream_start
 

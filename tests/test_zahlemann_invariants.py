@@ -19,7 +19,7 @@ from zsim.games.zahlemann import payment as pay
 from zsim.games.zahlemann.reference import Game, SeededChance, play_game, places_of
 from zsim.games.zahlemann.replay import replay_game, replay_record
 from zsim.games.zahlemann.rules import Rules
-from zsim.games.zahlemann.strategies import StrategyDecider, make_strategy
+from zsim.games.zahlemann.reference_bots import StrategyDecider, make_strategy
 from zsim.rng import game_key
 
 ALL_VARIANTS = dict(one_plays_again=True, fifty_skips=True, two_passes_hands=True)

@@ -16,7 +16,7 @@ from zsim.games.zahlemann.reference import (
     Game, RuleError, SeededChance, fisher_yates, play_game, places_of, unit_draw)
 from zsim.games.zahlemann.rules import Rules
 from zsim.games.zahlemann.scenario import Script, Stacked, stack_deck
-from zsim.games.zahlemann.strategies import StrategyDecider, make_strategy
+from zsim.games.zahlemann.reference_bots import StrategyDecider, make_strategy
 from zsim.rng import PyStream, game_key
 
 DEFAULT = (1, 1, 2, 2, 4, 4)

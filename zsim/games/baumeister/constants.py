@@ -11,7 +11,7 @@ and returns, for a discrete decision (``D_TAKE``, ``D_STACK``, ``D_ACTION``,
 an index 0 .. n_opts - 1 into ``opts[:n_opts]``; for an amount (``D_OPEN``,
 ``D_BID``, ``D_OFFER``) an amount with ``opts[0]`` = low, ``opts[1]`` = high
 (``D_BID`` and ``D_OFFER`` may return 0: pass, no offer). The options are in
-the order of the reference engine's (``strategies.py``): seats ascending;
+the order of the reference engine's (``reference_bots.py``): seats ascending;
 ``STACK_OPEN`` before ``STACK_HIDDEN``; the actions ``A_BUILD``,
 ``A_BUILDING``, ``A_HAND``, ``A_NOTHING`` that are possible; placements
 ``card * W + OFF + pos`` by card then position, then ``PLACE_STOP``;

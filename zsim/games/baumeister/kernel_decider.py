@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister import strategies as S
+from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import CORNER, HALL
 from zsim.games.baumeister.city import LEFT
 from zsim.games.baumeister.fast import rules_array

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zsim.errors import ZsimError
-from zsim.games.baumeister import strategies as S
+from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import TYPES, Deck, default_deck
 from zsim.games.baumeister.city import City
 from zsim.games.baumeister.rules import Rules

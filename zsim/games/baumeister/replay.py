@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from zsim.errors import ZsimError
 from zsim.replaying import RecordReferee, play_checked, short, start_event
-from zsim.games.baumeister import strategies as S
+from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import Deck
 from zsim.games.baumeister.reference import NAME, SAB, Game, Result
 from zsim.games.baumeister.rules import MAX_PLAYERS, MIN_PLAYERS, Rules

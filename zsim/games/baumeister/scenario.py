@@ -10,7 +10,7 @@ from its own list, so a scenario reads like a table-top example::
 """
 from __future__ import annotations
 
-from zsim.games.baumeister import strategies as S
+from zsim.games.baumeister import reference_bots as S
 
 
 class Stacked:

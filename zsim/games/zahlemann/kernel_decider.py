@@ -23,7 +23,7 @@ from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.fast import rules_array
 from zsim.games.zahlemann.reference import Game, Result, SeededChance
 from zsim.games.zahlemann.rules import Rules
-from zsim.games.zahlemann.strategies import BONUS, DRAWN, KEEP, PLAY, STOP
+from zsim.games.zahlemann.reference_bots import BONUS, DRAWN, KEEP, PLAY, STOP
 from zsim.rng import game_key, stream_start
 
 KINDS = {PLAY: K.D_PLAY, DRAWN: K.D_DRAWN, BONUS: K.D_BONUS}

@@ -20,7 +20,7 @@ from zsim.replaying import RecordReferee, play_checked, short, start_event
 from zsim.games.zahlemann import cards as C
 from zsim.games.zahlemann.reference import NAME, Game, Result
 from zsim.games.zahlemann.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
-from zsim.games.zahlemann.strategies import BONUS, DRAWN, KEEP, PLAY, STOP
+from zsim.games.zahlemann.reference_bots import BONUS, DRAWN, KEEP, PLAY, STOP
 
 #: keys of a payment object; any of them in a record must also be in the rules' payment
 PAYMENT_KEYS = ("given", "change", "paid", "received")

@@ -11,7 +11,7 @@ like a table-top example::
 from __future__ import annotations
 
 from zsim.games.zahlemann import cards as C
-from zsim.games.zahlemann.strategies import KEEP, STOP
+from zsim.games.zahlemann.reference_bots import KEEP, STOP
 
 
 def stack_deck(players: int, hands, discard: str, draw=(), start: int = 0) -> list[int]:

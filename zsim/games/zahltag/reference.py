@@ -24,7 +24,7 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import Deck
 from zsim.games.zahltag.notation import action_json, card_code, decode
-from zsim.games.zahltag.reference_bidders import SeatView, StrategyDecider, make_strategy
+from zsim.games.zahltag.reference_bots import SeatView, StrategyDecider, make_strategy
 from zsim.games.zahltag.rules import Rules
 from zsim.rng import DECK_STREAM, PyStream, fisher_yates, game_key
 
