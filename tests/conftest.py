@@ -88,6 +88,26 @@ def check_finished_run_folder(folder, what: str, shards: int, games: int) -> Non
     assert json.loads((folder / "summary.json").read_text())["games"] == games, what
 
 
+def golden_run(args: list[str], tmp) -> str:
+    """What ``zsim ARGS`` prints, run in this process ("{tmp}" in an argument is
+    the folder ``tmp``); a run that fails fails the test. The golden tests' runner."""
+    from click.testing import CliRunner
+
+    from zsim.cli import cli
+
+    args = [a.replace("{tmp}", str(tmp)) for a in args]
+    r = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def text_sha(text: str) -> str:
+    """The SHA-256 of ``text`` (UTF-8), as the golden files keep a long output."""
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 #: the rule sets every game-by-game comparison runs under
 VARIANTS = {
     "default": {},

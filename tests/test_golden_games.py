@@ -21,7 +21,6 @@ change (a rule fix, new strategy defaults), with::
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -29,9 +28,8 @@ from typing import NamedTuple
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
+from conftest import golden_run, text_sha
 
-from zsim.cli import cli
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -94,6 +92,11 @@ class Case(NamedTuple):
     before: tuple = ()
 
 
+def replay_of(record: Case) -> Case:
+    """The replay of what ``record`` (a ``record`` case) writes to {tmp}/games.jsonl."""
+    return Case(["replay", "{tmp}/games.jsonl"], "sha", ([*record.args, "--out", "{tmp}/games.jsonl", "-q"],))
+
+
 def _games(game: str, cases: dict[str, Case]) -> dict[str, Case]:
     """The cases with ``--game GAME`` after each command's name."""
     def put(args):
@@ -125,12 +128,10 @@ ZAHLEMANN = _games("zahlemann", {
                                "--seed", "10", "--rule", "fifty_skips=true", "--json", "-q"], "json"),
     "tune": Case(["tune", "keeper", "--vs", "shedder", "-p", "3", "--budget", "900", "--eval-games", "300",
                   "--seed", "11", "--json", "-q"], "json"),
-    "record-3p": Case(["record", "-p", "3", "--seed", "12", "--games", "2", "--first", "5",
-                       "--strategies", "counter,random,variant", "--rule", "one_plays_again=true"], "sha"),
-    "replay-3p": Case(["replay", "{tmp}/games.jsonl"], "sha",
-                      (["record", "-p", "3", "--seed", "12", "--games", "2", "--first", "5",
-                        "--strategies", "counter,random,variant", "--rule", "one_plays_again=true",
-                        "--out", "{tmp}/games.jsonl", "-q"],)),
+    "record-3p": (ZAHLEMANN_RECORD := Case(["record", "-p", "3", "--seed", "12", "--games", "2", "--first", "5",
+                                            "--strategies", "counter,random,variant",
+                                            "--rule", "one_plays_again=true"], "sha")),
+    "replay-3p": replay_of(ZAHLEMANN_RECORD),
     "analyze-players": Case(["analyze", "players", "--games", "200", "--seed", "13", "--json", "-q"], "json"),
     "analyze-variants": Case(["analyze", "variants", "--players", "3", "--games", "150", "--seed", "14",
                               "--json", "-q"], "json"),
@@ -167,19 +168,15 @@ BAUMEISTER = _games("baumeister", {
                                "--seed", "10", "--rule", "saboteur=any", "--json", "-q"], "json"),
     "tune": Case(["tune", "value", "--vs", "budget", "-p", "2", "--budget", "400", "--eval-games", "100",
                   "--seed", "11", "--json", "-q"], "json"),
-    "record-3p": Case(["record", "-p", "3", "--seed", "12", "--games", "2", "--first", "5",
-                       "--strategies", "budget,random,saboteur", "--rule", "saboteur=any"], "sha"),
-    "replay-3p": Case(["replay", "{tmp}/games.jsonl"], "sha",
-                      (["record", "-p", "3", "--seed", "12", "--games", "2", "--first", "5",
-                        "--strategies", "budget,random,saboteur", "--rule", "saboteur=any",
-                        "--out", "{tmp}/games.jsonl", "-q"],)),
+    "record-3p": (BAUMEISTER_RECORD := Case(["record", "-p", "3", "--seed", "12", "--games", "2", "--first", "5",
+                                             "--strategies", "budget,random,saboteur",
+                                             "--rule", "saboteur=any"], "sha")),
+    "replay-3p": replay_of(BAUMEISTER_RECORD),
     "deck-simulate-3p": Case(["simulate", "-p", "3", "-n", "1000", "--seed", "14", "--strategies",
                               "budget,builder,value", "--deck", "{tmp}/buildings.csv", "--json", "-q"], "json"),
-    "deck-record-2p": Case(["record", "-p", "2", "--seed", "15", "--strategies", "builder,value",
-                            "--deck", "{tmp}/buildings.csv"], "sha"),
-    "deck-replay-2p": Case(["replay", "{tmp}/games.jsonl"], "sha",
-                           (["record", "-p", "2", "--seed", "15", "--strategies", "builder,value",
-                             "--deck", "{tmp}/buildings.csv", "--out", "{tmp}/games.jsonl", "-q"],)),
+    "deck-record-2p": (DECK_RECORD := Case(["record", "-p", "2", "--seed", "15", "--strategies", "builder,value",
+                                            "--deck", "{tmp}/buildings.csv"], "sha")),
+    "deck-replay-2p": replay_of(DECK_RECORD),
     "deck-analyze-prices": Case(["analyze", "prices", "--players", "3", "--games", "100", "--seed", "16",
                                  "--deck", "{tmp}/buildings.csv", "--json", "-q"], "json"),
     "analyze-players": Case(["analyze", "players", "--games", "100", "--seed", "17", "--json", "-q"], "json"),
@@ -210,17 +207,6 @@ def write_deck(tmp: Path) -> None:
     (tmp / "buildings.csv").write_text(BUILDINGS)
 
 
-def _run(args: list[str], tmp: Path) -> str:
-    args = [a.replace("{tmp}", str(tmp)) for a in args]
-    r = CliRunner().invoke(cli, args, catch_exceptions=False)
-    assert r.exit_code == 0, r.output
-    return r.output
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 #: an analysis table of more rows is kept by the SHA-256 of its rows' JSON
 LONG_TABLE = 12
 
@@ -233,13 +219,13 @@ def _numbers(out: str):
             doc.pop(prose, None)
         for title, rows in doc.get("tables", {}).items():
             if len(rows) > LONG_TABLE:
-                doc["tables"][title] = {"sha256": _sha(json.dumps(rows, sort_keys=True)), "rows": len(rows),
+                doc["tables"][title] = {"sha256": text_sha(json.dumps(rows, sort_keys=True)), "rows": len(rows),
                                         "columns": sorted({k for row in rows for k in row})}
     return doc
 
 
 def _rows(table: pl.DataFrame) -> dict:
-    return {"sha256": _sha(table.write_csv()), "rows": table.height,
+    return {"sha256": text_sha(table.write_csv()), "rows": table.height,
             "schema": {name: str(dtype) for name, dtype in table.schema.items()}}
 
 
@@ -268,12 +254,12 @@ def play(game: str, name: str, tmp: Path, extra: tuple = ()):
     case = GAMES[game][name]
     write_deck(tmp)
     for before in case.before:
-        _run(before, tmp)
-    out = _run([*case.args, *extra], tmp)
+        golden_run(before, tmp)
+    out = golden_run([*case.args, *extra], tmp)
     if case.kind == "json":
         return _numbers(out)
     if case.kind == "sha":
-        return {"sha256": _sha(out), "lines": out.count("\n")}
+        return {"sha256": text_sha(out), "lines": out.count("\n")}
     if case.kind == "table":
         return _rows(pl.read_parquet(tmp / "games.parquet"))
     return {"printed": _numbers(out), "folder": _run_folder(tmp / "run")}
@@ -310,8 +296,8 @@ def test_every_recorded_case_is_still_played(game):
 def test_the_custom_deck_differs_from_the_printed_one(tmp_path):
     """The --deck cases play other cards than the default cases: their records' start lines differ."""
     write_deck(tmp_path)
-    printed = _run(["record", "--game", "baumeister", "-p", "2", "--seed", "15"], tmp_path).splitlines()[0]
-    custom = _run(["record", "--game", "baumeister", "-p", "2", "--seed", "15",
+    printed = golden_run(["record", "--game", "baumeister", "-p", "2", "--seed", "15"], tmp_path).splitlines()[0]
+    custom = golden_run(["record", "--game", "baumeister", "-p", "2", "--seed", "15",
                    "--deck", "{tmp}/buildings.csv"], tmp_path).splitlines()[0]
     assert json.loads(printed)["cards"] != json.loads(custom)["cards"]
 

@@ -14,16 +14,14 @@ change (a rule fix, new strategy defaults), with::
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
+from conftest import golden_run, text_sha
 
-from zsim.cli import cli
 
 GOLDEN = Path(__file__).parent / "golden" / "zahltag.json"
 
@@ -52,21 +50,10 @@ CASES: dict[str, tuple[list[str], str]] = {
 }
 
 
-def _run(args: list[str], tmp: Path) -> str:
-    args = [a.replace("{tmp}", str(tmp)) for a in args]
-    r = CliRunner().invoke(cli, args, catch_exceptions=False)
-    assert r.exit_code == 0, r.output
-    return r.output
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 def play(name: str, tmp: Path):
     """What case ``name`` gives now, in the form the golden file keeps."""
     args, kind = CASES[name]
-    out = _run(args, tmp)
+    out = golden_run(args, tmp)
     if kind == "json":       # the numbers, not the prose around them (its wording may improve)
         doc = json.loads(out)
         if isinstance(doc, dict):
@@ -74,9 +61,9 @@ def play(name: str, tmp: Path):
                 doc.pop(prose, None)
         return doc
     if kind == "sha":
-        return {"sha256": _sha(out), "lines": out.count("\n")}
+        return {"sha256": text_sha(out), "lines": out.count("\n")}
     table = pl.read_parquet(tmp / "games.parquet")
-    return {"sha256": _sha(table.write_csv()), "rows": table.height, "columns": table.columns}
+    return {"sha256": text_sha(table.write_csv()), "rows": table.height, "columns": table.columns}
 
 
 def _without_paths(value, tmp: Path):

@@ -139,23 +139,22 @@ class Records:
         """Write every record to ``path`` (JSON lines), whole or not at all.
         A named pipe or a device (``>(gzip > f)``, ``/dev/stdout``) is
         written through game by game instead: a stream has no whole."""
+        from contextlib import nullcontext
+
         from zsim._api_inputs import check_given
         from zsim.errors import output_error
         from zsim.output import atomic_path, special_kind
         from zsim.runner import check_out_path
 
         target = check_out_path(check_given(path, "--out"), stream="JSON lines")
-        if special_kind(target) is None:
-            with atomic_path(target) as tmp, open(tmp, "w") as fh:
-                for text in self.jsonl():
-                    fh.write(text)
-            return target
+        stream = special_kind(target) is not None
         try:
-            with open(target, "w") as fh:
+            with (nullcontext(target) if stream else atomic_path(target)) as dest, open(dest, "w") as fh:
                 for text in self.jsonl():
                     fh.write(text)
-                    fh.flush()
-        except OSError as exc:
+                    if stream:
+                        fh.flush()      # a reader at the other end sees each game as it is recorded
+        except OSError as exc:          # a stream's failed write (atomic_path words its own)
             raise output_error(exc, str(target)) from None
         return target
 

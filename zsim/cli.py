@@ -20,9 +20,12 @@ from zsim.cli_output import (EXIT_CANNOT_WRITE, caused_by_a_stop, describe_os_er
 
 
 class _Zsim(click.Group):
-    """The ``zsim`` group: a stop that reaches it (``record`` and ``replay``
-    have no chunks to finish) ends with its one line, before click would
-    print a blank line of its own and abort."""
+    """The ``zsim`` group: a stop that ends a command (a run's
+    :class:`zsim.Interrupted` saying how far it got, or Ctrl-C, SIGTERM or
+    SIGHUP in ``record`` and ``replay``, which have no chunks to finish) ends
+    with its one line and 128 + the signal, for every command in one place,
+    before click would print a blank line of its own and abort. ``simulate``
+    alone catches its stop itself, to print the games it finished."""
 
     def invoke(self, ctx):
         try:

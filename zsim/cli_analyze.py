@@ -5,7 +5,7 @@ import click
 
 from zsim import api
 from zsim.cli_options import DECK, PLAYERS, QUIET, RULE, SEED, THREADS
-from zsim.cli_output import echo, echo_json, ending_on_stop
+from zsim.cli_output import echo, echo_json
 
 FIELD = click.option("--field", default=None, metavar="SPECS",
                      help="strategies of the field: one for every seat, or a comma list used in turn "
@@ -27,9 +27,8 @@ def _common(f):
 
 def run_analysis(name: str, game: str, options: dict, out, plots, as_json: bool, quiet: bool, threads) -> None:
     """``zsim analyze [--game GAME] NAME``: the API's analysis, printed (text or JSON)."""
-    with ending_on_stop():
-        result = api.analyze(name, game=game, out=out, plots=plots, threads=threads, progress=not quiet,
-                             **options)
+    result = api.analyze(name, game=game, out=out, plots=plots, threads=threads, progress=not quiet,
+                         **options)
     if as_json:
         echo_json(result.to_json(), default=str)
     else:
@@ -182,10 +181,9 @@ def tradeoff_cmd(players_list, targets, costs, hand_sizes, deck, games, seed, fi
 def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads, game):
     """Every analysis, the built-in tournament and the run's metadata as an HTML
     and Markdown report with PNG plots."""
-    with ending_on_stop():
-        result = api.report(out=out, game=game, players=players_list, games=games,
-                            tournament_games=tournament_games, seed=seed, field=field, rules=rules, deck=deck,
-                            threads=threads, progress=not quiet)
+    result = api.report(out=out, game=game, players=players_list, games=games,
+                        tournament_games=tournament_games, seed=seed, field=field, rules=rules, deck=deck,
+                        threads=threads, progress=not quiet)
     echo(result.text())
     if not quiet:
         echo(f"wrote {result.html} and {result.markdown}")

@@ -12,15 +12,12 @@ import json
 import os
 import sys
 import warnings
-from contextlib import contextmanager
-from typing import Iterator
 
 import click
 
 from zsim import signals
-from zsim.api import Interrupted
-from zsim.errors import EXIT_CANNOT_WRITE, OutputError, describe_os_error  # noqa: F401  (main's exit codes)
-from zsim.errors import ZsimWarning
+from zsim.errors import (EXIT_CANNOT_WRITE, OutputError, ZsimWarning,  # noqa: F401  (main's exit codes)
+                         describe_os_error)
 
 
 def setup_streams() -> None:
@@ -91,16 +88,6 @@ def exit_stopped(message: str = ""):
     """End the command after a stop: one line on stderr, exit 128 + the signal."""
     stop_line(message)
     exit_after_stop()
-
-
-@contextmanager
-def ending_on_stop() -> Iterator[None]:
-    """A run whose stop (:class:`zsim.Interrupted`) ends the command: the
-    line saying how far it got, and 128 + the signal."""
-    try:
-        yield
-    except Interrupted as stop:
-        exit_stopped(stop.message)
 
 
 def exit_after_stop():

@@ -11,7 +11,7 @@ import click
 
 from zsim import api
 from zsim.cli_options import DECK, GAME, PLAYERS, QUIET, RULE, SEED, THREADS
-from zsim.cli_output import echo, echo_json, ending_on_stop
+from zsim.cli_output import echo, echo_json
 
 
 @click.command()
@@ -51,10 +51,9 @@ def tournament(game, players, field_spec, games, design, seed, rules, deck, out,
     130)."""
     if quiet:
         warnings.simplefilter("ignore")
-    with ending_on_stop():
-        result = api.tournament(field_spec, game=game, players=players, games=games, seatings=design, seed=seed,
-                                rules=rules, deck=deck, out=out, compare_independent=compare_independent,
-                                threads=threads, progress=not quiet)
+    result = api.tournament(field_spec, game=game, players=players, games=games, seatings=design, seed=seed,
+                            rules=rules, deck=deck, out=out, compare_independent=compare_independent,
+                            threads=threads, progress=not quiet)
     if not quiet:
         for line in result.warnings:
             click.echo(line, err=True)

@@ -11,7 +11,7 @@ import click
 
 from zsim import api
 from zsim.cli_options import DECK, GAME, PLAYERS, QUIET, RULE, THREADS
-from zsim.cli_output import echo, echo_json, ending_on_stop
+from zsim.cli_output import echo, echo_json
 
 
 @click.command()
@@ -50,10 +50,9 @@ def tune(game, strategy, vs, players, budget, batch, eval_games, seed, optimizer
     Ctrl-C stops it with no result (exit status 130)."""
     if quiet:
         warnings.simplefilter("ignore")
-    with ending_on_stop():
-        result = api.tune(strategy, vs=vs, game=game, players=players, budget=budget, batch=batch,
-                          eval_games=eval_games, seed=seed, optimizer=optimizer, rules=rules, deck=deck,
-                          threads=threads, progress=not quiet)
+    result = api.tune(strategy, vs=vs, game=game, players=players, budget=budget, batch=batch,
+                      eval_games=eval_games, seed=seed, optimizer=optimizer, rules=rules, deck=deck,
+                      threads=threads, progress=not quiet)
     if as_json:
         echo_json(result.to_json())
     else:

@@ -30,18 +30,25 @@ MAX_DIGITS = 30
 _WHOLE = re.compile(r"([+-]?)([0-9]+)")
 
 
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def special_kind_of(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is neither a regular file nor a
+    folder ("a FIFO (named pipe)", "a character device", ...; "not a regular
+    file" for anything else); None for a regular file or a folder. zsim's
+    inputs and outputs both name such files in these words."""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return next((kind for test, kind in _SPECIAL if test(mode)), "not a regular file")
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe), not a regular file"
-    if stat.S_ISCHR(mode):
-        return "a character device, not a regular file"
-    if stat.S_ISBLK(mode):
-        return "a block device, not a regular file"
-    if stat.S_ISSOCK(mode):
-        return "a socket, not a regular file"
-    return "not a regular file"
+    kind = special_kind_of(mode)
+    return kind if kind == "not a regular file" else f"{kind}, not a regular file"
 
 
 def _reason(exc: OSError) -> str:

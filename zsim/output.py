@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import polars as pl
 
+from zsim.data_files import special_kind_of
 from zsim.errors import OutputError, ZsimError, output_error
 
 if TYPE_CHECKING:
@@ -69,17 +70,6 @@ def file_digest(path: Path) -> tuple[int, str]:
 
 
 # ---------------------------------------------------------------- what a name is
-_SPECIAL = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
-            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
-
-
-def _kind_of_mode(mode: int) -> str | None:
-    for test, kind in _SPECIAL:
-        if test(mode):
-            return kind
-    return None if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else "not a regular file"
-
-
 def special_kind(path: str | os.PathLike, option: str = "--out") -> str | None:
     """What ``path`` is, following symbolic links, when it is neither a
     regular file nor a folder ("a named pipe (FIFO)", "a character device",
@@ -92,7 +82,7 @@ def special_kind(path: str | os.PathLike, option: str = "--out") -> str | None:
         return None
     except OSError as exc:
         raise ZsimError(f"{option} {os.fspath(path)!r} cannot be used: {exc.strerror or exc}") from None
-    return _kind_of_mode(mode)
+    return special_kind_of(mode)
 
 
 def link_end(target: Path) -> Path:
@@ -114,7 +104,7 @@ def _refuse_special(path: Path) -> None:
         raise output_error(exc, str(path)) from None
     if stat.S_ISLNK(mode) or stat.S_ISREG(mode):
         return
-    kind = "a folder" if stat.S_ISDIR(mode) else _kind_of_mode(mode)
+    kind = "a folder" if stat.S_ISDIR(mode) else special_kind_of(mode)
     raise OutputError(f"cannot write {str(path)!r}: it is {kind}, not a regular file; it was left as it is")
 
 

@@ -176,18 +176,7 @@ class RecordFile:
         if self.path == "-":
             raise Uncounted("the games on stdin (-) cannot be counted before they are replayed: "
                             "iterate the replay instead")
-        games = 0
-        with self._source() as fh:
-            events = _events(self.name, self._lines(fh))
-            for line_no, ev in events:
-                if ev["e"] == "start":
-                    games += 1
-                elif not games:
-                    raise ZsimError(f"{self.name} line {line_no}: the record does not begin with a start "
-                                    f"event")
-        if not games:
-            raise ZsimError(f"{self.name}: no games in the record")
-        return games
+        return sum(1 for _ in self)
 
 
 def _record_lines(fh, name: str) -> Iterator[tuple[int, str, int]]:
