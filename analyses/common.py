@@ -11,9 +11,8 @@ from matplotlib.figure import Figure
 from analyses import stats
 from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
+from zsim.games import DEFAULT_GAME
 from zsim.strategy_registry import parse_one
-
-DEFAULT_FIELD = "simple"
 
 #: game-level balance figures (per game; rates are ratios of sums)
 GAME_METRICS = [
@@ -128,14 +127,11 @@ DEFINITIONS = {
 }
 
 
-def field_specs(spec: str | None, seats: int, game: str = "zahltag") -> list[str]:
+def field_specs(spec: str | None, seats: int, game: str = DEFAULT_GAME) -> list[str]:
     """The strategies that fill ``seats`` seats: one spec for all, or a comma
-    list used in turn (default: Zahltag's ``simple``, another game's default
-    strategy)."""
+    list used in turn (default: the game's default strategy)."""
     if spec and spec.strip():
         text = spec
-    elif game == "zahltag":
-        text = DEFAULT_FIELD
     else:
         from zsim.games import get_game
         text = get_game(game).strategies.default

@@ -107,6 +107,7 @@ BASE = {
     "rules": (api.rules, {"game": "zahltag"}, ()),
     "strategies": (api.strategies, {"game": "zahltag"}, ()),
     "analyses": (api.analyses, {"game": "zahltag"}, ()),
+    "analysis": (api.analysis, {"name": "tradeoff", "game": "zahltag"}, ()),
     "simulate": (api.simulate, {"players": 2, "games": 1, "progress": False}, ()),
     "tournament": (api.tournament, {"field": ["simple", "random"], "players": 2, "games": 1, "progress": False}, ()),
     "tune": (api.tune, {"strategy": "fixed", "players": 2, "budget": 20, "eval_games": 4, "progress": False}, ()),
@@ -129,6 +130,8 @@ WRONG = {
     ("rules", "game"): not_game(),
     ("strategies", "game"): not_game(),
     ("analyses", "game"): not_game(),
+    ("analysis", "game"): not_game(),
+    ("analysis", "name"): not_name(["nope", "money", ""]),
 
     ("simulate", "game"): not_game(),
     ("simulate", "players"): PLAYERS,

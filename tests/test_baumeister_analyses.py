@@ -234,7 +234,13 @@ def test_the_committed_baumeister_report_reproduces_its_players_tables():
 
 
 def test_the_help_names_the_analyses_own_defaults():
-    from analyses.baumeister import measure
-    from zsim import cli_analyze_baumeister as cli
+    from click.testing import CliRunner
 
-    assert cli._DEFAULTS == {"field": measure.FIELD, "skilled": measure.SKILLED, "weak": measure.WEAK}
+    from analyses.baumeister import measure
+    from zsim.cli import cli
+
+    result = CliRunner().invoke(cli, ["analyze", "--game", "baumeister", "sabotage", "--help"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert f"[default: {measure.SKILLED}]" in text and f"the weak bots it plays against [default: {measure.WEAK}]" in text
+    assert f"[default: {measure.FIELD} in every seat]" in text

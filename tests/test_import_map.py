@@ -19,6 +19,11 @@ Two rules, each held as a ratchet against the allowlists below:
   ``<g>``'s own folders. The games are the packages of zsim/games/ with a ``game.py``;
   ``zsim.games`` itself (the one list of built-in games) may name them.
 
+A third rule has no allowlist: no string in the code of a module outside a game's folders
+(docstrings aside) is a game's name or one of its modules' paths (``"zahltag"``,
+``"analyses.zahltag.specs"``), so that no default, branch or lazy import names a game
+either; the harness asks the game object, and ``zsim.games.DEFAULT_GAME`` is the default.
+
 Run ``python tests/test_import_map.py`` for a summary of the map (modules, edges, circles
 and their sizes, game-naming imports per file).
 """
@@ -46,22 +51,6 @@ CIRCLE_EDGES: tuple[str, ...] = (
 
 #: "a -> b": a imports b, a module of a game whose folders do not hold a
 GAME_IMPORTS: tuple[str, ...] = (
-    "zsim._api_analyses -> analyses.baumeister.measure",
-    "zsim._api_analyses -> analyses.baumeister.prices",
-    "zsim._api_analyses -> analyses.baumeister.questions",
-    "zsim._api_analyses -> analyses.baumeister.report_run",
-    "zsim._api_analyses -> analyses.zahlemann.forget",
-    "zsim._api_analyses -> analyses.zahlemann.measure",
-    "zsim._api_analyses -> analyses.zahlemann.questions",
-    "zsim._api_analyses -> analyses.zahlemann.report_run",
-    "zsim._api_analyses -> analyses.zahltag.deck",
-    "zsim._api_analyses -> analyses.zahltag.hand_size",
-    "zsim._api_analyses -> analyses.zahltag.payday_cost",
-    "zsim._api_analyses -> analyses.zahltag.players",
-    "zsim._api_analyses -> analyses.zahltag.report_run",
-    "zsim._api_analyses -> analyses.zahltag.tradeoff",
-    "zsim._api_analyses -> zsim.games.zahlemann.rules",
-    "zsim._api_analyses -> zsim.games.zahltag.rules",
 )
 
 
@@ -93,6 +82,12 @@ class ImportMap:
                     self.edges[(module, target)] = line
         games_dir = self.root / "zsim" / "games"
         self.games = sorted(p.parent.name for p in games_dir.glob("*/game.py"))
+        #: module -> [(line, text)] of its strings (docstrings aside) that name a game
+        self.words: dict[str, list[tuple[int, str]]] = {}
+        for module, path in self.files.items():
+            found = list(self._game_words(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))))
+            if found:
+                self.words[module] = found
 
     # resolving names
 
@@ -154,7 +149,20 @@ class ImportMap:
                 if target:
                     yield target, node.lineno
 
-    # the two rules
+    def _game_words(self, tree: ast.AST):
+        docs = {id(body[0].value) for node in ast.walk(tree)
+                if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and (body := node.body) and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+                text = node.value.strip()
+                for game in self.games:
+                    paths = (f"zsim.games.{game}", f"strategies.{game}", f"analyses.{game}")
+                    if text == game or any(text == p or text.startswith((p + ".", p + ":")) for p in paths):
+                        yield node.lineno, node.value
+
+    # the rules
 
     def circles(self) -> list[list[str]]:
         """The strongly connected components with more than one module, largest first."""
@@ -310,6 +318,15 @@ def game_problems(imap: ImportMap, allowed=GAME_IMPORTS) -> list[str]:
     return problems
 
 
+def word_problems(imap: ImportMap) -> list[str]:
+    """One line per string naming a game in a module outside that game's folders."""
+    return [f"{imap.files[m].relative_to(imap.root)}:{line} names a game in the string {text!r}: "
+            f"ask the game object (zsim.games.get_game), use zsim.games.DEFAULT_GAME for the default, "
+            f"or move the code into the game's folders"
+            for m, found in sorted(imap.words.items()) if m != GAME_LIST and imap.game_of(m) is None
+            for line, text in found]
+
+
 @functools.lru_cache(maxsize=None)
 def tree_map() -> ImportMap:
     return ImportMap(ROOT)
@@ -339,6 +356,11 @@ def test_no_new_game_naming_import():
     assert not problems, "\n\n".join(problems)
 
 
+def test_no_string_outside_a_game_names_it():
+    problems = word_problems(tree_map())
+    assert not problems, "\n".join(problems)
+
+
 def _write(root: Path, files: dict[str, str]) -> None:
     for rel, text in files.items():
         path = root / rel
@@ -362,6 +384,9 @@ SYNTHETIC = {
     "strategies/foo/__init__.py": "from zsim.games.foo.rules import X\n",  # own game: fine
     "analyses/__init__.py": "",
     "analyses/deck.py": "if True:\n    import strategies.foo\n",
+    "analyses/words.py": '"""foo is documented here"""\nGAME = "foo"\nWHERE = "analyses.foo.specs"\n'
+                         'def f():\n    """bar"""\n    return "foobar", f"{GAME}"\n',
+    "analyses/foo/__init__.py": 'NAME = "foo"\n',
 }
 
 
@@ -393,6 +418,9 @@ def test_a_synthetic_tree_shows_its_circle_and_game_imports(tmp_path):
                                   "(zsim/games/foo/game.py:2): ")
     assert problems[1].startswith("stale entry 'zsim.cli -> zsim.games.foo.rules' in GAME_IMPORTS")
     assert len(problems) == 2
+    assert imap.words == {"analyses.foo": [(1, "foo")], "analyses.words": [(2, "foo"), (3, "analyses.foo.specs")]}
+    problems = word_problems(imap)
+    assert [p.split(" names")[0] for p in problems] == ["analyses/words.py:2", "analyses/words.py:3"]
     assert circle_problems(imap, allowed=tuple(sorted(imap.circle_edges()))) == []
     assert game_problems(imap, allowed=tuple(sorted(imap.game_imports()))) == []
 

@@ -17,6 +17,7 @@ import os
 from typing import Any, Iterable
 
 from zsim.errors import ZsimError
+from zsim.games import DEFAULT_GAME
 
 #: game indices stay below this: a run's games, a record's first game, a bench's games
 MAX_GAMES = 1 << 62
@@ -145,7 +146,7 @@ def check_players(game, players: int) -> int:
     players = whole(players, "--players")
     if not game.min_players <= players <= game.max_players:
         raise ZsimError(f"--players must be {game.min_players}..{game.max_players}, got {players}"
-                        + ("" if game.name == "zahltag" else f" ({game.title} takes "
+                        + ("" if game.name == DEFAULT_GAME else f" ({game.title} takes "
                            f"{game.min_players}..{game.max_players})"))
     return players
 

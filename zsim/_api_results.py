@@ -68,6 +68,7 @@ def table_text(frame, precision: int = 3, all_rows: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- catalogues
+from zsim.games import DEFAULT_GAME  # noqa: E402
 from zsim.games.info import GameInfo  # noqa: E402,F401  (kept with the game registry; a result of the API)
 
 
@@ -208,7 +209,7 @@ class SimulateResult:
         elif self.precision is not None and not self.interrupted:
             how = f" (the cap: ±{self.precision:g} not reached)"
         resumed = f", {self.resumed_games:,} of them from {self.out}" if self.resumed_games else ""
-        named = "" if self.game == "zahltag" else f"{self.title}: "
+        named = "" if self.game == DEFAULT_GAME else f"{self.title}: "
         head = (f"{named}{self.games:,} games{how}{resumed}, {self.players} players, seed {self.seed}"
                 f"{', ' + self.setup if self.setup else ''}")
         return head + "\n" + table_text(self.summary)
@@ -336,7 +337,7 @@ class TuneResult:
     table: "pl.DataFrame"
     rules: tuple[str, ...] = ()
     deck_name: str = ""
-    game: str = "zahltag"
+    game: str = DEFAULT_GAME
     _r: Any = field(default=None, repr=False)
 
     def to_json(self) -> dict:

@@ -5,9 +5,9 @@ The list is docs/api.md's "what is public"; every other name is private.
 """
 
 PUBLIC_NAMES = [
-    "games", "rules", "strategies", "simulate", "tournament", "tune", "analyze", "analyses", "report",
+    "games", "rules", "strategies", "simulate", "tournament", "tune", "analyze", "analyses", "analysis", "report",
     "record", "replay", "bench",
     "ZsimError", "OutputError", "Interrupted",
     "GameInfo", "RuleInfo", "StrategyInfo", "ParamInfo", "SimulateResult", "TournamentResult", "TuneResult",
-    "Analysis", "ReportResult", "Records", "Replay", "ReplayedGame", "BenchResult",
+    "Analysis", "AnalysisSpec", "Option", "ReportResult", "Records", "Replay", "ReplayedGame", "BenchResult",
 ]

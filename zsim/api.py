@@ -41,8 +41,11 @@ from zsim._api_findings import ReplayedGame as ReplayedGame     # public: what i
 from zsim._api_results import (BenchResult, GameInfo, Interrupted, ParamInfo, RuleInfo, SimulateResult,
                                StrategyInfo, TournamentResult, TuneResult)
 from zsim._public import PUBLIC_NAMES
+from zsim.analysis_spec import AnalysisSpec
+from zsim.analysis_spec import Option as Option      # public: an analysis's option (AnalysisSpec.options)
 from zsim.errors import OutputError as OutputError      # public: raised where an output cannot be written
 from zsim.errors import ZsimError
+from zsim.games import DEFAULT_GAME
 
 if TYPE_CHECKING:
     import polars as pl
@@ -75,7 +78,7 @@ def games() -> list[GameInfo]:
     return catalogue()
 
 
-def rules(game: str = "zahltag") -> list[RuleInfo]:
+def rules(game: str = DEFAULT_GAME) -> list[RuleInfo]:
     """Every rule key of ``game`` with its default, range and meaning (``zsim rules``).
 
     Example:
@@ -101,7 +104,7 @@ def rules(game: str = "zahltag") -> list[RuleInfo]:
     return out
 
 
-def strategies(game: str = "zahltag") -> list[StrategyInfo]:
+def strategies(game: str = DEFAULT_GAME) -> list[StrategyInfo]:
     """Every strategy of ``game``, built in or plugged in, with its parameters (``zsim strategies``).
 
     Example:
@@ -118,7 +121,7 @@ def strategies(game: str = "zahltag") -> list[StrategyInfo]:
 
 
 # ---------------------------------------------------------------- playing
-def simulate(*, game: str = "zahltag", players: int = 4, games: int = 100_000, seed: int = 0,
+def simulate(*, game: str = DEFAULT_GAME, players: int = 4, games: int = 100_000, seed: int = 0,
              strategies: Strategies = None, rules: Rules = None, deck: Deck = None,
              out: str | os.PathLike | None = None, resume: bool = False, precision: float | None = None,
              backend: str = "local", scheduler: str | None = None, workers: int | None = None,
@@ -203,7 +206,7 @@ def simulate(*, game: str = "zahltag", players: int = 4, games: int = 100_000, s
     return done
 
 
-def tournament(field: Strategies, *, game: str = "zahltag", players: int = 4, games: int = 2_000,
+def tournament(field: Strategies, *, game: str = DEFAULT_GAME, players: int = 4, games: int = 2_000,
                seatings: str = "all", seed: int = 0, rules: Rules = None, deck: Deck = None,
                out: str | os.PathLike | None = None, compare_independent: bool = False,
                threads: int | None = None, progress: Progress = True) -> TournamentResult:
@@ -282,7 +285,7 @@ def tournament(field: Strategies, *, game: str = "zahltag", players: int = 4, ga
                             f"deck {deck_obj.name}" if deck_obj is not None else spec.title, t)
 
 
-def tune(strategy: str, *, vs: Strategies = None, game: str = "zahltag", players: int = 4,
+def tune(strategy: str, *, vs: Strategies = None, game: str = DEFAULT_GAME, players: int = 4,
          budget: int = 200_000, batch: int | None = None, eval_games: int = 20_000, seed: int = 0,
          optimizer: str = "DE", rules: Rules = None, deck: Deck = None, threads: int | None = None,
          progress: Progress = True) -> TuneResult:
@@ -339,7 +342,7 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = "zahltag", players
 
 
 # ---------------------------------------------------------------- analyses and reports
-def analyses(game: str = "zahltag") -> list[str]:
+def analyses(game: str = DEFAULT_GAME) -> list[str]:
     """The names of ``game``'s balance analyses, for :func:`analyze`.
 
     Example:
@@ -353,7 +356,25 @@ def analyses(game: str = "zahltag") -> list[str]:
     return _api_analyses.names(game_of(game).name)
 
 
-def analyze(name: str, *, game: str = "zahltag", out: str | os.PathLike | None = None,
+def analysis(name: str, *, game: str = DEFAULT_GAME) -> AnalysisSpec:
+    """The analysis ``name`` of ``game`` as its game defines it: its one-line question
+    (``.question``), its options (``.options``: each :class:`Option` with its keyword,
+    default and help) and its tables and figures. ``zsim analyze --game G NAME --help``
+    and :func:`analyze` are both made from it.
+
+    Example:
+        >>> import zsim
+        >>> a = zsim.analysis("tradeoff")
+        >>> [o.name for o in a.options][:4]
+        ['players', 'targets', 'costs', 'hand_sizes']
+    """
+    from zsim import _api_analyses
+    from zsim._api_inputs import word
+
+    return _api_analyses.find(word(name, "the analysis name"), game)
+
+
+def analyze(name: str, *, game: str = DEFAULT_GAME, out: str | os.PathLike | None = None,
             plots: str | os.PathLike | None = None, threads: int | None = None, progress: Progress = True,
             **options) -> Analysis:
     """Run the balance analysis ``name`` of ``game`` (``zsim analyze [--game G] NAME``).
@@ -372,11 +393,8 @@ def analyze(name: str, *, game: str = "zahltag", out: str | os.PathLike | None =
         ...                  games=5000, progress=False)                # doctest: +SKIP
         >>> a.figures                                                   # doctest: +SKIP
     """
-    import inspect
-    import numbers
-
     from zsim import _api_analyses
-    from zsim._api_inputs import check_threads, path_arg, whole, word
+    from zsim._api_inputs import check_threads, path_arg, word
     from zsim._api_outputs import check_out, check_plots, check_progress, play, write_analysis
 
     name = word(name, "the analysis name")
@@ -384,19 +402,7 @@ def analyze(name: str, *, game: str = "zahltag", out: str | os.PathLike | None =
     path_arg(plots, "--plots")
     threads = check_threads(threads)
     check_progress(progress)
-    # numpy integers become ints; the whole-number options are checked here, the rest by the analysis
-    options = {k: int(v) if isinstance(v, numbers.Integral) and not isinstance(v, bool) else v
-               for k, v in options.items()}
-    for key in ("games", "seed", "perturb"):
-        if key in options:
-            whole(options[key], "--" + key)
-    prepare = _api_analyses.find(name, game)
-    accepted = inspect.signature(prepare).parameters
-    unknown = [k for k in options if k not in accepted]
-    if unknown:
-        raise ZsimError(f"analysis {name!r} has no option {unknown[0]!r}; its options: "
-                        f"{', '.join(accepted)}")
-    total, call = prepare(**options)
+    total, call = _api_analyses.prepare(name, game, options)   # every option checked by its spec
     out_path, plots_path = check_out(out), check_plots(plots)
     result = play(name, total, progress, threads, call)
     done = Analysis(result.name, result.title, result.summary, list(result.findings), dict(result.tables),
@@ -405,7 +411,7 @@ def analyze(name: str, *, game: str = "zahltag", out: str | os.PathLike | None =
     return done
 
 
-def report(*, out: str | os.PathLike, game: str = "zahltag", players: Counts = "2,3,4", games: int = 20_000,
+def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts = "2,3,4", games: int = 20_000,
            tournament_games: int | None = None, seed: int = 0, field: Strategies = None, rules: Rules = None,
            deck: Deck = None, threads: int | None = None, progress: Progress = True) -> ReportResult:
     """Every analysis of ``game``, a tournament of its fair bots and the run's
@@ -453,7 +459,7 @@ def report(*, out: str | os.PathLike, game: str = "zahltag", players: Counts = "
 
 
 # ---------------------------------------------------------------- records
-def record(*, game: str = "zahltag", players: int = 4, seed: int = 0, games: int = 1, first: int = 0,
+def record(*, game: str = DEFAULT_GAME, players: int = 4, seed: int = 0, games: int = 1, first: int = 0,
            strategies: Strategies = None, rules: Rules = None, deck: Deck = None,
            out: str | os.PathLike | None = None, progress: bool = True) -> Records:
     """Complete records of games ``first .. first + games - 1`` of ``seed``
@@ -511,7 +517,7 @@ def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = No
 
 
 # ---------------------------------------------------------------- speed
-def bench(*, game: str = "zahltag", games: int = 200_000, repeat: int = 5, reference_games: int = 300,
+def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, reference_games: int = 300,
           startup: bool = True, memory_games: int = 0, scaling: bool = False,
           workers: int | None = None) -> BenchResult:
     """Games per second of ``game``'s fast engine on one thread and on all,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import click
 
+from zsim.api import DEFAULT_GAME
+
 PLAYERS = click.option("--players", "-p", type=int, default=4, show_default=True,
                        help="players at the table (2..4)")
 SEED = click.option("--seed", "-s", type=int, default=0, show_default=True, help="run seed")
@@ -22,5 +24,5 @@ QUIET = click.option("--quiet", "-q", is_flag=True,
 THREADS = click.option("--threads", type=int, default=None, help="numba threads [default: all cores]")
 
 
-GAME = click.option("--game", "-g", "game", default="zahltag", show_default=True, metavar="NAME",
+GAME = click.option("--game", "-g", "game", default=DEFAULT_GAME, show_default=True, metavar="NAME",
                     help="the game to play (`zsim games` lists them)")

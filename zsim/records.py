@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from zsim.errors import ZsimError
+from zsim.games import DEFAULT_GAME
 from zsim.replaying import placed
 
 #: no event of a record comes near this; a longer "line" (``/dev/zero``, a
@@ -235,7 +236,7 @@ def game_of(game: GameRecord, expected: str | None = None):
     a game of another name is refused in one line."""
     from zsim.games import get_game
 
-    name = game.events[0].get("name", "zahltag")
+    name = game.events[0].get("name", DEFAULT_GAME)   # records older than the other games are the first game's
     where = game.where(0, "start")
     if not isinstance(name, str):
         raise ZsimError(f"{where}: the start event's name {json.dumps(name)[:40]} is not a game's name")

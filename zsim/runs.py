@@ -35,6 +35,7 @@ import numpy as np
 
 from zsim.backends import ChunkResult, LocalBackend
 from zsim.errors import ZsimError, output_error
+from zsim.games import DEFAULT_GAME
 from zsim.install import __version__
 from zsim.output import atomic_path, file_digest, special_kind
 from zsim.plan import FORMAT, Plan
@@ -114,7 +115,7 @@ class RunFolder:
             self._lock()
             old = self._read_manifest()
             game = plan.matchup.game
-            if old.get("game", "zahltag") != game:
+            if old.get("game", DEFAULT_GAME) != game:
                 raise ZsimError(f"--resume: {str(path)!r} holds a run of {old.get('game')!r}, not of "
                                 f"{game}; give --game {old.get('game')} to finish it, or a new --out folder")
             diff = manifest_diff(old, plan.manifest())

@@ -7,8 +7,9 @@ entry-point groups by any installed package, e.g.::
     [project.entry-points."zsim.strategies.zahlemann"]
     mine = "mypkg.mybot"
 
-Zahltag also reads the group ``zsim.strategies``, the name plugins used
-before zsim had a second game. This module only locates strategies: the
+A game may also read older groups (its contract's ``older_groups``): the
+first game reads ``zsim.strategies``, the name plugins used before zsim had
+a second game. This module only locates strategies: the
 kernel cache digest needs their source files before numba compiles anything.
 """
 from __future__ import annotations
@@ -25,10 +26,10 @@ GROUP_PREFIX = "zsim.strategies."
 LEGACY_GROUP = "zsim.strategies"
 
 
-def groups(game: str) -> tuple[str, ...]:
-    """The entry-point groups naming ``game``'s plugin strategies."""
-    own = GROUP_PREFIX + game
-    return (LEGACY_GROUP, own) if game == "zahltag" else (own,)
+def groups(game: str, older: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The entry-point groups naming ``game``'s plugin strategies: ``older`` ones the game
+    still reads (:attr:`zsim.games.base.StrategyContract.older_groups`), then its own."""
+    return (*older, GROUP_PREFIX + game)
 
 
 def builtin_modules(package: str) -> list[str]:

@@ -48,7 +48,7 @@ def _registry(game: str) -> dict[str, StrategyInfo]:
     contract = get_game(game).strategies
     required = BASE_REQUIRED + tuple(name for name, _ in contract.kernels)
     out: dict[str, StrategyInfo] = {}
-    for module_name in builtin_modules(contract.package) + plugin_modules(groups(game)):
+    for module_name in builtin_modules(contract.package) + plugin_modules(groups(game, contract.older_groups)):
         module = _import(module_name, required)
         name = module.NAME
         if name in out:

@@ -32,17 +32,13 @@ from analyses import common, stats
 from analyses import setting_tables as shared
 from analyses.setting_tables import games_of, in_order  # noqa: F401  (the analyses' own names)
 from analyses.play import Collector, Point, play_points, split_games
+from analyses.baumeister.fields import FIELD, SKILLED, WEAK  # noqa: F401  (the field and skill figure's bots)
 from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
 from zsim.games.baumeister import constants as K
 from zsim.runner import DEFAULT_CHUNK, Matchup
 
 GAME = "baumeister"
-#: the field of every analysis, and the two bots of the skill figure (strategy specs)
-FIELD = "budget"
-SKILLED = "budget"
-WEAK = "value"
-
 #: the field's game, one row per setting (every column is a per-game figure; see game_frame)
 GAME_METRICS = [
     Mean("game_turns", "turns"),

@@ -45,19 +45,33 @@ def reference_markdown() -> str:
 
 
 def _group(group: click.Group, ctx: click.Context, path: str) -> list[str]:
+    if path == "zsim analyze":
+        return _analyses(ctx)
     lines = []
     for name in sorted(click.Group.list_commands(group, ctx)):
         sub = click.Group.get_command(group, ctx, name)
         sub_ctx = click.Context(sub, info_name=name, parent=ctx, terminal_width=WIDTH, max_content_width=WIDTH)
         lines += _section(3, f"{path} {name}", _anchor(f"{path} {name}"), sub, sub_ctx)
-    if path == "zsim analyze":      # each further game's analyses are a click group of their own
-        from zsim.cli_analyze import ANALYSES, _load
+    return lines
 
-        for game, where in ANALYSES.items():
-            games_group = _load(where)
-            game_ctx = click.Context(games_group, info_name=f"analyze --game {game}", parent=ctx.parent,
-                                     terminal_width=WIDTH, max_content_width=WIDTH)
-            lines += _group(games_group, game_ctx, f"zsim analyze --game {game}")
+
+def _analyses(ctx: click.Context) -> list[str]:
+    """Every game's analyses, made from their specs as ``zsim analyze`` makes them: the
+    default game's as ``zsim analyze NAME``, another's as ``zsim analyze --game G NAME``."""
+    from zsim import api
+    from zsim.cli_analyze import command
+
+    lines = []
+    for game in api.games():
+        own = game.name == api.DEFAULT_GAME
+        parent = ctx if own else click.Context(ctx.command, info_name=f"analyze --game {game.name}",
+                                               parent=ctx.parent, terminal_width=WIDTH, max_content_width=WIDTH)
+        path = "zsim analyze" if own else f"zsim analyze --game {game.name}"
+        for name in api.analyses(game.name):
+            sub = command(game.name, api.analysis(name, game=game.name))
+            sub_ctx = click.Context(sub, info_name=name, parent=parent, terminal_width=WIDTH,
+                                    max_content_width=WIDTH)
+            lines += _section(3, f"{path} {name}", _anchor(f"{path} {name}"), sub, sub_ctx)
     return lines
 
 

@@ -66,6 +66,8 @@ class StrategyContract:
     default: str                            # the strategy of every seat when none is given
     common_params: tuple[Param, ...] = ()
     doc: str = ""
+    #: entry-point groups read besides ``zsim.strategies.<game>`` (names plugins used before)
+    older_groups: tuple[str, ...] = ()
 
 
 class Game(ABC):
@@ -96,6 +98,9 @@ class Game(ABC):
     #: the strategies :meth:`reference_rows` plays with code of the reference engine's own
     #: (None: every strategy of the game)
     reference_strategies: tuple[str, ...] | None = None
+    #: the module of the game's analyses and report as specs (``ANALYSES``, ``REPORT``;
+    #: :mod:`zsim.analysis_spec`), "" for a game with none
+    analyses: str = ""
 
     # -------------------------------------------------------------- rules and data
     @abstractmethod

@@ -38,6 +38,7 @@ def _meaning(name: str) -> str:
 
 class Baumeister(PackagedGame):
     name = "baumeister"
+    analyses = "analyses.baumeister.specs"
     package = "zsim.games.baumeister"
     title = "Wettstreit der Baumeister"
     description = "auctions, city building and saboteurs: buy cards, build a complete city, score the most"

@@ -36,6 +36,7 @@ def _meaning(name: str) -> str:
 
 class Zahlemann(PackagedGame):
     name = "zahlemann"
+    analyses = "analyses.zahlemann.specs"
     package = "zsim.games.zahlemann"
     title = "Zahlemann & Söhne"
     description = "a shedding game: match the top card by value or colour; the others pay their hand in coins"

@@ -16,6 +16,7 @@ BID_COLUMNS = tuple(f"bids_{b}" for b in range(1, K.BID_BINS)) + (f"bids_{K.BID_
 
 class Zahltag(Game):
     name = "zahltag"
+    analyses = "analyses.zahltag.specs"
     title = "Zahltag"
     description = "firms bid for jobs with hidden offer cards and pay their idle workers at every payday"
     min_players, max_players, default_players = K.MIN_PLAYERS, K.MAX_PLAYERS, 4
@@ -26,7 +27,8 @@ class Zahltag(Game):
         default="simple",
         doc="adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng) "
             "-> an adjustment code; bid_nb(seat, need, params, ...) -> 0 (pass) or 1..max_bid. "
-            "A fair strategy reads only its own row of hand, public facts and its own stream 1 + seat.")
+            "A fair strategy reads only its own row of hand, public facts and its own stream 1 + seat.",
+        older_groups=("zsim.strategies",))   # the group of Zahltag's plugins before zsim had a second game
     score = "money"
     seat_columns = (
         Column("money", "final money"),
