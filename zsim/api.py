@@ -70,7 +70,7 @@ def games() -> list[GameInfo]:
 
     Example:
         >>> import zsim
-        >>> [g.name for g in zsim.games()]
+        >>> [g.name for g in zsim.games()][:3]      # the built-in games, then any plugged in
         ['zahltag', 'zahlemann', 'baumeister']
     """
     from zsim.games import catalogue
@@ -144,11 +144,10 @@ def simulate(*, game: str = DEFAULT_GAME, players: int = 4, games: int = 100_000
         >>> r.rows().group_by("seat").agg(pl.col("money").mean()).collect()   # doctest: +SKIP
     """
     from zsim._api_inputs import check_threads, flag, make_matchup, path_arg, real, whole, word
-    from zsim._api_outputs import check_progress, watching
-    from zsim.backends import check_backend, make_backend
-    from zsim.output import parquet_output
-    from zsim.runner import check_chunk_memory, check_out_path, set_threads
-    from zsim.runs import Plan, RunFolder, run
+    from zsim._api_outputs import check_progress
+    from zsim._api_running import simulation
+    from zsim.backends import check_backend
+    from zsim.runs import Plan
 
     # every argument, before anything is made or played
     out, resume = path_arg(out, "--out"), flag(resume, "--resume")
@@ -163,47 +162,7 @@ def simulate(*, game: str = DEFAULT_GAME, players: int = 4, games: int = 100_000
     m = make_matchup(game, players, strategies, rules, deck)
     players = m.players
     plan = Plan(m, seed, games, chunk, precision)
-    set_threads(threads)
-    in_flight = 1 if backend == "local" else 2 * (workers or os.cpu_count() or 1) + 1
-    check_chunk_memory(min(chunk, games), players, rows=out is not None, in_flight=in_flight, game=m.game)
-    target = folder = None
-    if out and out.lower().endswith(".parquet"):
-        if resume:
-            raise ZsimError("--resume needs a run folder as --out (a path not ending in .parquet)")
-        target = check_out_path(out)
-    elif out:
-        folder = RunFolder.open(out, plan, resume)
-    elif resume:
-        raise ZsimError("--resume needs --out DIR, the run folder to finish")
-    engine = make_backend(backend, scheduler, workers)
-    result = None
-    try:
-        with watching(games, "simulate", progress) as bar:
-            if target is None:
-                result = run(plan, engine, folder, on_games=bar.advance)
-            else:
-                try:
-                    with parquet_output(target) as sink:
-                        result = run(plan, engine, on_games=bar.advance, on_rows=sink.write)
-                        if result.interrupted:
-                            raise KeyboardInterrupt   # leave by an exception: the .part file goes
-                except KeyboardInterrupt:
-                    if result is None:
-                        raise
-    finally:
-        engine.close()
-    summary = result.summary
-    if summary.games == 0:
-        raise Interrupted(f"before any of the {games:,} games finished", 0, games)
-    done = SimulateResult(m.game, m.spec.title, players, seed, m.strategies, summary.games, games, summary.table(),
-                          m.spec.describe_setup(m), precision, result.stopped_at_precision, result.resumed_games,
-                          out if target is None or not result.interrupted else None, result.interrupted)
-    if result.interrupted:
-        kept = (f"; {target} was not written" if target is not None else
-                f"; {out} keeps them: the same command with --resume finishes the run" if folder else "")
-        raise Interrupted(f"after {summary.games:,} of {games:,} games; the summary covers the finished "
-                          f"games{kept}", summary.games, games, partial=done)
-    return done
+    return simulation(m, plan, out, resume, backend, scheduler, workers, threads, progress)
 
 
 def tournament(field: Strategies, *, game: str = DEFAULT_GAME, players: int = 4, games: int = 2_000,
@@ -226,12 +185,10 @@ def tournament(field: Strategies, *, game: str = DEFAULT_GAME, players: int = 4,
     """
     from zsim._api_inputs import (check_players, check_threads, flag, game_deck, game_of, game_rules, path_arg,
                                   spec_list, whole, word)
-    from zsim._api_outputs import check_progress, watching
-    from zsim.output import parquet_output
-    from zsim.runner import check_games_and_seed, check_out_path, set_threads
-    from zsim._tournament import check_independent, parse_field, run_tournament
-    from zsim._tournament import seatings as seatings_of
-    from zsim._tournament import variance_reduction
+    from zsim._api_outputs import check_progress
+    from zsim._api_running import tournament_play
+    from zsim._tournament import check_independent, parse_field
+    from zsim.runner import check_games_and_seed
 
     spec = game_of(game)
     players = check_players(spec, players)
@@ -247,42 +204,8 @@ def tournament(field: Strategies, *, game: str = DEFAULT_GAME, players: int = 4,
     check_games_and_seed(games, seed)
     if compare_independent:
         check_independent(len(entries), players, games, seatings)
-    set_threads(threads)
-    target = check_out_path(out) if out else None
-    args = (entries, players, games, seed, rule_set, deck_obj)
-    # games in all: every deal under every seating, twice with compare_independent
-    total = games * len(seatings_of(len(entries), players, seatings)[0]) * (2 if compare_independent else 1)
-
-    def play(bar, on_rows=None):
-        result = run_tournament(*args, design=seatings, on_rows=on_rows, on_games=bar.advance, game=spec.name)
-        comparison = None
-        if compare_independent:
-            comparison = variance_reduction(result, run_tournament(
-                *args, design=seatings, independent=True, on_games=bar.advance, check_identical=False,
-                game=spec.name))
-        return result, comparison
-
-    stop = None
-    with watching(total, "tournament", progress) as bar:
-        try:
-            if target is not None:
-                # the comparison runs inside too: the out file appears only when all is done
-                with parquet_output(target) as sink:
-                    t, comparison = play(bar, sink.write)
-            else:
-                t, comparison = play(bar)
-        except KeyboardInterrupt as exc:   # the out file's temporary file is already gone
-            stop, done = exc, bar.done
-    if stop is not None:
-        unwritten = f"; {target} was not written" if target is not None else ""
-        raise Interrupted(f"after {done:,} of {total:,} games; no results{unwritten}", done, total) from stop
-    warnings = tuple(f"warning: {a} and {b} played identical games in every one of the {t.identical_deals:,} "
-                     f"deals checked: they are one strategy here; their rows differ only by the seatings each "
-                     f"drew (keep one of them)" for a, b in t.identical)
-    return TournamentResult(spec.name, players, seed, t.entries, t.deals, t.games, t.strategies(), t.seats(),
-                            t.head_to_head(), comparison, t.identical, warnings,
-                            os.fspath(out) if out else None,
-                            f"deck {deck_obj.name}" if deck_obj is not None else spec.title, t)
+    return tournament_play(spec, entries, players, games, seed, rule_set, deck_obj, seatings, compare_independent,
+                           out, threads, progress)
 
 
 def tune(strategy: str, *, vs: Strategies = None, game: str = DEFAULT_GAME, players: int = 4,
