@@ -13,6 +13,71 @@ import pytest
 # to this one game by game (tests/test_roster.py).
 os.environ.setdefault("ZSIM_ROSTER", "all")
 
+
+# ---------------------------------------------------------------- the example plugin game: begin
+# examples/geier (Hol's der Geier, a game plugged in from outside zsim) is
+# installed for real, as its README says, by pip into a folder put first on
+# sys.path and on PYTHONPATH (zsim subprocesses see it too), so that every
+# test over the registered games (tests/test_games_conformance.py) covers it.
+# It happens before zsim is imported: the kernel cache's folder is named by a
+# digest of the plugins' sources and their paths, read once at import. The
+# folder is named by a digest of the example's files, so that one source
+# keeps one kernel cache: each session installs afresh and keeps its install
+# unless one of the same sources is in place already.
+def _install_example_game() -> tuple[str, float]:
+    """Install examples/geier; (the folder it is in, the seconds the install took)."""
+    import hashlib
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parent.parent / "examples" / "geier"
+    left_out = ("build", "*.egg-info", "__pycache__")          # what a build leaves in a tree
+    skip = shutil.ignore_patterns(*left_out)
+    files = sorted(p for p in source.rglob("*") if p.is_file() and not any(
+        Path(part).match(pattern) for part in p.relative_to(source).parts for pattern in left_out))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
+    target = Path(tempfile.gettempdir()) / f"zsim-{os.getuid()}" / "example-games" / f"geier-{digest.hexdigest()[:16]}"
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="zsim-geier-") as work:
+        shutil.copytree(source, Path(work) / "src", ignore=skip)     # the build leaves the tree alone
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index",
+                               "--no-build-isolation", "--target", str(Path(work) / "site"), str(Path(work) / "src")],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+            raise RuntimeError(f"pip install of examples/geier failed (exit {done.returncode}): {last} "
+                               f"(--no-build-isolation builds with this environment's setuptools, >= 70.1)")
+        seconds = time.perf_counter() - started
+        if not target.is_dir():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                os.rename(Path(work) / "site", target)
+            except OSError:              # another session put the same sources in place first
+                pass
+    sys.path.insert(0, str(target))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(target), os.environ.get("PYTHONPATH")) if p)
+    import importlib
+
+    importlib.invalidate_caches()
+    games = sys.modules.get("zsim.games")
+    if games is not None:                # the registry read the entry points before the install
+        games.registry.cache_clear()
+    return str(target), seconds
+
+
+EXAMPLE_GAME_SITE, EXAMPLE_GAME_SECONDS = _install_example_game()
+
+
+def pytest_report_header(config):
+    return f"examples/geier installed in {EXAMPLE_GAME_SECONDS:.1f} s, into {EXAMPLE_GAME_SITE}"
+# ---------------------------------------------------------------- the example plugin game: end
+
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
 

@@ -411,7 +411,8 @@ def bench_lines(rows: list[dict], games: int, repeat: int, reference_games: int,
             note = (f"  {r['vs_simple_field']:7.2f}x the {field} field, {r['vs_own_fields']:.2f}x its bots "
                     f"each in a field of its own (turns/s); the {field} field's own games through this "
                     f"field's kernel {r['default_through_mixed_kernel']:.2f}x through its own  ({r['field']})")
-        turns = f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r else ""
+        turns = (f" {r['turns_per_s']:>13,.0f} turns/s" if "turns_per_s" in r and r["turns_per_s"] == r["turns_per_s"]
+                 else "")   # a game with no turns column (NaN) shows games/s alone
         if "decisions_per_s" in r:
             turns += f" {r['decisions_per_s']:>14,.0f} decisions/s"
         out.append(f"{r['engine']:<10} {r['players']}p {r['threads']:>2} thread(s) "

@@ -64,6 +64,20 @@ def registry() -> dict:
 
 
 @functools.lru_cache(maxsize=None)
+def _plugin(name: str):
+    """The plugin game whose entry point is ``name``, loading no other game (None if there is none,
+    or if the game it names is called otherwise: the whole registry then answers)."""
+    from zsim.games.base import Game
+
+    for ep in importlib.metadata.entry_points(group=GAMES_GROUP):
+        if ep.name == name:
+            game = _load(ep.value, f"plugin {ep.name}")
+            if isinstance(game, Game) and game.name == name:
+                return game
+    return None
+
+
+@functools.lru_cache(maxsize=None)
 def _builtin(name: str):
     return _load(f"zsim.games.{name}.game", "built in")
 
@@ -74,6 +88,9 @@ def get_game(name: str | None = None):
     name = DEFAULT_GAME if name is None else name
     if name in BUILTIN_GAMES:
         return _builtin(name)
+    plugged = _plugin(name)
+    if plugged is not None:
+        return plugged
     games = registry()
     game = games.get(name)
     if game is None:
