@@ -4,7 +4,7 @@ with their intervals over deals, and an annotated heatmap.
 The share of a pair (row, column) is the share of the games both played in
 which the row finished above the column (ties count for neither), taken per
 deal and averaged over deals; its 95% interval is over deals, which are
-independent (:meth:`zsim._tournament.Tournament.head_to_head`).
+independent (:meth:`zsim.harness.tournament.Tournament.head_to_head`).
 """
 from __future__ import annotations
 

@@ -15,8 +15,8 @@ import polars as pl
 
 from analyses import stats
 from zsim.errors import ZsimError
-from zsim.runner import DEFAULT_CHUNK, Matchup, rows_frame
-from zsim.runs import simulate
+from zsim.harness.chunks import DEFAULT_CHUNK, Matchup, rows_frame
+from zsim.harness.runs import simulate
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ class ReportPlan:
 
     def tournament_seatings(self, p: int) -> int:
         """Games per deal of the built-in tournament at ``p`` players."""
-        from zsim._tournament import seatings
+        from zsim.harness.seatings import seatings
 
         return len(seatings(len(builtin_field(self.GAME)), p, "rotations")[0])
 
@@ -44,7 +44,7 @@ def tournament_result(plan, p: int, advance, game: str) -> AnalysisResult:
     """The built-in field of ``game`` on duplicate deals at ``p`` players (``plan``
     gives deals, seed, rules and, for a game with one, the deck)."""
     from analyses import head_to_head
-    from zsim._tournament import run_tournament
+    from zsim.harness.tournament import run_tournament
 
     entries = builtin_field(game)
     t = run_tournament(entries, p, plan.deals, plan.seed, plan.rules, getattr(plan, "deck", None),

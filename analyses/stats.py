@@ -1,7 +1,7 @@
 """Exact running sums, and the means, rates and 95% intervals drawn from them.
 
 Every analysis reduces each chunk of per-game rows (the ``zsim simulate
---out`` table, see :func:`zsim.runner.rows_frame`) to integer sums: a count,
+--out`` table, see :func:`zsim.harness.chunks.rows_frame`) to integer sums: a count,
 the sum and the sum of squares of each column, and the sums of the products
 that ratios need. Integer sums add up to the same totals whatever the chunk
 size or thread count, so a run's tables are bit-identical however it was cut,
@@ -32,7 +32,7 @@ WIN_UNITS = 12
 
 def _by_game(rows: pl.DataFrame, col: str, players: int) -> np.ndarray:
     """Column ``col`` as a [games, players] array. Rows come as
-    :func:`zsim.runner.rows_frame` makes them: each game's seats 0..P-1 in turn."""
+    :func:`zsim.harness.chunks.rows_frame` makes them: each game's seats 0..P-1 in turn."""
     return rows[col].to_numpy().reshape(-1, players)
 
 

@@ -15,7 +15,7 @@ from zsim.games.zahltag.rules import Rules
 
 
 def rows(games: list[list[dict]], **keys) -> pl.DataFrame:
-    """Per-game rows in the shape of ``zsim.runner.rows_frame`` (only the
+    """Per-game rows in the shape of ``zsim.harness.chunks.rows_frame`` (only the
     columns the analyses read), one dict per seat."""
     out = []
     for g, seats in enumerate(games):

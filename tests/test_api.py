@@ -269,10 +269,10 @@ PUBLIC = [getattr(api, n) for n in api.__all__]
 
 
 def test_the_public_names_are_the_apis():
-    import zsim._bench
-    import zsim._bench_scaling
-    import zsim._tournament
-    import zsim._tune                                      # the private modules, imported
+    import zsim.harness.bench
+    import zsim.harness.bench_scaling
+    import zsim.harness.tournament
+    import zsim.harness.tune                                      # the private modules, imported
 
     assert zsim.__all__ == api.__all__
     for name in zsim.__all__:
@@ -292,7 +292,7 @@ def test_the_public_names_are_the_apis():
     assert [g.as_dict() for g in zsim.games()] == [g.as_dict() for g in api.games()]
     assert zsim.tournament(["simple"], players=2, games=3, progress=False).games == 3
     assert zsim.tune("fixed", players=2, budget=8, eval_games=4, progress=False).strategy == "fixed"
-    from zsim._tournament import run_tournament
+    from zsim.harness.tournament import run_tournament
     assert callable(run_tournament) and run_tournament is not zsim.tournament
 
 
@@ -352,5 +352,5 @@ def test_command_modules_import_only_the_api_and_their_helpers(path):
 
 def test_the_import_rule_sees_a_forbidden_import(tmp_path):
     bad = tmp_path / "cli_bad.py"
-    bad.write_text("from zsim.runner import Matchup\nimport zsim._tune\nfrom zsim import api, runs\n")
-    assert _zsim_imports(bad) == {"zsim.runner", "zsim._tune", "zsim.api", "zsim.runs"}
+    bad.write_text("from zsim.harness.chunks import Matchup\nimport zsim.harness.tune\nfrom zsim import api\nfrom zsim.harness import runs\n")
+    assert _zsim_imports(bad) == {"zsim.harness.chunks", "zsim.harness.tune", "zsim.api", "zsim.harness"}

@@ -114,8 +114,8 @@ def test_a_cap_that_is_hit_is_named_in_the_findings():
 
 def test_the_figures_agree_with_the_engine_columns(small):
     """The field's balance row is the engine's columns averaged: turns, and the score per seat."""
-    from zsim.runner import Matchup, rows_frame
-    from zsim.runs import simulate
+    from zsim.harness.chunks import Matchup, rows_frame
+    from zsim.harness.runs import simulate
 
     m = Matchup(2, (measure.FIELD, measure.FIELD), Rules(), default_deck(), game="baumeister")
     rows = []

@@ -147,7 +147,7 @@ from zsim.games.baumeister.fast import reference_rows
 from zsim.games.baumeister.kernel_decider import play_reference_game
 from zsim.games.baumeister.reference import RuleError
 from zsim.games.baumeister.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 
 seed, cases = json.loads(sys.argv[1])
 deck = default_deck()
@@ -218,7 +218,7 @@ def start_in_background(background, items):
 def _fast(players, name, first=0, n=None, **kw):
     import numba
 
-    from zsim.runner import Matchup, play_chunk
+    from zsim.harness.chunks import Matchup, play_chunk
 
     n = CONFIGS[name][1] if n is None else n
     m = Matchup(players, tuple(FIELDS[players]), _rules(name), _deck(name), game="baumeister")

@@ -99,7 +99,7 @@ GAMES = 12
 @pytest.mark.parametrize("name", list(LARGE))
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_large_first_builds_play_the_fast_engines_games(players, name):
-    from zsim.runner import Matchup, play_chunk
+    from zsim.harness.chunks import Matchup, play_chunk
 
     rules = Rules().with_overrides(LARGE[name])
     fs, fg = play_chunk(Matchup(players, tuple(FIELDS[players]), rules, DECK, game="baumeister"), SEED, 0, GAMES)

@@ -29,7 +29,7 @@ from zsim.games.baumeister.reference import Game, SeededChance
 from zsim.games.baumeister.rules import Rules
 from zsim.games.baumeister.table_nb import decide_one_nb
 from zsim.rng import game_key
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster
 from zsim.strategy_registry import registry, strategy_arrays
 

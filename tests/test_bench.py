@@ -91,7 +91,7 @@ def test_reference_ratio_is_the_median_of_alternating_rounds(monkeypatch):
     """Each round times the reference engine, then the fast one; the ratio
     reported is the median of the rounds' ratios, not the ratio of medians
     (which a slow minute on one side alone would move)."""
-    from zsim import _bench
+    from zsim.harness import bench as _bench
 
     order = []
     monkeypatch.setattr(_bench, "_fast_runner", lambda *a: (lambda: order.append("fast"), 1))
@@ -114,7 +114,7 @@ def test_the_mixed_field_is_timed_in_rounds_with_the_default_and_its_own_fields(
     mixed field's kernel and each bot's own field; the figures are the medians of the
     rounds' own ratios. At no cost of mixing a turn of
     the tables would cost the mean over their seats of a turn of each seat's own field."""
-    from zsim import _bench
+    from zsim.harness import bench as _bench
 
     order = []
 
@@ -160,7 +160,7 @@ def test_the_numba_floor_is_timed_on_a_kernel_from_its_cache():
     timed run loads it from the script's own cache (a compile would not be a floor)."""
     import os
 
-    from zsim._bench import NumbaFloor
+    from zsim.harness.bench import NumbaFloor
 
     floor = NumbaFloor()
     try:
@@ -176,7 +176,7 @@ def test_the_numba_floor_is_timed_on_a_kernel_from_its_cache():
 
 def test_warm_start_alternates_with_the_floor(monkeypatch):
     """Warm `zsim simulate` runs and floor runs alternate, so their medians share minutes."""
-    from zsim import _bench
+    from zsim.harness import bench as _bench
 
     order = []
     warm = iter([1.0, 1.0, 5.0, 1.2, 0.9])   # cold start, the untimed warm-up, then 3 timed runs
@@ -206,7 +206,7 @@ def test_warm_start_alternates_with_the_floor(monkeypatch):
 def test_thread_scaling_is_the_median_of_alternating_rounds(monkeypatch):
     """One thread, then all, in each round; the scaling reported is the median of the
     rounds' own ratios (a neighbour on a core for a minute moves one round, not a side)."""
-    from zsim import _bench
+    from zsim.harness import bench as _bench
 
     order = []
     monkeypatch.setattr(_bench, "_fast_runner",

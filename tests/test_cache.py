@@ -49,7 +49,7 @@ def _cache_files(folder: Path) -> dict[str, int]:
 
 def test_zsim_runs_with_an_unwritable_cache_setting_and_reuses_its_kernels(tmp_path):
     import zsim
-    from zsim.runner import Matchup, play_chunk
+    from zsim.harness.chunks import Matchup, play_chunk
 
     # the fallback folder under a temp directory of this test's own: empty
     # to begin with, whatever earlier runs left in the system's

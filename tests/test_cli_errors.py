@@ -21,7 +21,7 @@ import polars as pl
 import pytest
 from cli_forks import CommandForks
 
-from zsim.runner import game_column_names, seat_column_names
+from zsim.harness.chunks import game_column_names, seat_column_names
 
 HEADER = "job,foreman,worker,crane,excavator\n"
 

@@ -16,7 +16,7 @@ from zsim.errors import ZsimError
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import COLUMNS, DEFAULT_DECK_NAME, Deck, default_deck, load_deck, parse_deck
 from zsim.games.zahltag.rules import RULE_SPECS, Rules, parse_rule_options
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 from zsim.strategy_registry import DEFAULT_STRATEGY, parse_strategies, registry, strategy_arrays
 
 HEADER = ",".join(COLUMNS)

@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from zsim import backends
-from zsim.backends import AHEAD, DaskBackend, LocalBackend, make_backend, parse_scheduler, play_task
+from zsim.harness import backends
+from zsim.harness.backends import AHEAD, DaskBackend, LocalBackend, make_backend, parse_scheduler, play_task
 from zsim.errors import ZsimError, ZsimWarning
-from zsim.runner import Matchup, play_chunk
-from zsim.runs import Plan, run, simulate
+from zsim.harness.chunks import Matchup, play_chunk
+from zsim.harness.runs import Plan, run, simulate
 
 M = Matchup(3, ("simple", "counter", "random"))
 ROOT = Path(__file__).resolve().parents[1]
@@ -227,7 +227,7 @@ def test_a_chunk_that_keeps_failing_is_one_line_naming_it(one_worker, monkeypatc
     def broken(*a, **kw):
         raise RuntimeError("the worker's deck is\nmissing")
 
-    monkeypatch.setattr(backends, "play_chunk", broken)     # the in-process worker plays zsim.backends here
+    monkeypatch.setattr(backends, "play_chunk", broken)     # the in-process worker plays zsim.harness.backends here
     backend = DaskBackend(one_worker.scheduler_address, idle_timeout=10)
     try:
         with pytest.raises(ZsimError) as err:

@@ -27,7 +27,8 @@ from conftest import start_zsim
 from rich.console import Console
 
 import zsim
-from zsim import backends, progress
+from zsim import progress
+from zsim.harness import backends
 from zsim.errors import ZsimError, ZsimWarning
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from zsim.games import get_game
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

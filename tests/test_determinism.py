@@ -5,8 +5,8 @@ import numba
 import numpy as np
 import pytest
 
-from zsim.runner import Matchup, play_chunk
-from zsim.runs import simulate
+from zsim.harness.chunks import Matchup, play_chunk
+from zsim.harness.runs import simulate
 
 M = Matchup(4, ("simple", "random", "simple", "random"))
 
@@ -56,8 +56,8 @@ def test_different_seeds_give_different_games():
 def test_reused_chunk_outputs_hold_no_trace_of_the_last_chunk(game, strategies):
     """A run's chunks are played into one thread's reused arrays: every game
     overwrites its rows whole, so garbage left in them changes nothing."""
-    from zsim.backends import play_task
-    from zsim.runner import chunk_outputs
+    from zsim.harness.backends import play_task
+    from zsim.harness.chunks import chunk_outputs
 
     m = Matchup(len(strategies), strategies, game=game)
     fresh = play_task(m, 5, 0, 100, 300, rows=True, arrays=True)

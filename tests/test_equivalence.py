@@ -14,7 +14,7 @@ import pytest
 from conftest import VARIANTS, field
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 
 GAMES = 10_000
 SEED = 20261129

@@ -9,7 +9,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import payday_chance_nb
 from zsim.games.zahltag.moves_nb import lanes_of
 from zsim.games.zahltag.records import record_game
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 
 def _pub(jobs_since=0, jobs_left=20, paydays_left=4, last_payday=0, forced_at=9):
@@ -81,7 +81,7 @@ def test_with_two_players_counting_is_as_good_as_seeing():
     games the hand-reading oracle plays with the same parameters."""
     import numpy as np
 
-    from zsim.runner import play_chunk
+    from zsim.harness.chunks import play_chunk
 
     for opponent in ("random", "simple"):
         a, _ = play_chunk(Matchup(2, ("counter:duel=2", opponent)), 3, 0, 3_000)

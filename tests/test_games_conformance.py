@@ -22,8 +22,8 @@ from click.testing import CliRunner
 
 from zsim.cli import cli, main
 from zsim.games import registry
-from zsim.runner import Matchup, fold, new_agg, play_chunk, set_threads
-from zsim.runs import Plan, RunFolder, read_rows, run, simulate
+from zsim.harness.chunks import Matchup, fold, new_agg, play_chunk, set_threads
+from zsim.harness.runs import Plan, RunFolder, read_rows, run, simulate
 from zsim.strategy_registry import registry as strategies_of
 
 GAMES = sorted(registry())
@@ -84,7 +84,7 @@ def test_results_do_not_depend_on_threads_or_chunks(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_dask_backend_plays_the_same_games(game, tmp_path):
-    from zsim.backends import DaskBackend
+    from zsim.harness.backends import DaskBackend
 
     spec = registry()[game]
     m = Matchup(2, (spec.strategies.default,) * 2, game=game)

@@ -356,6 +356,16 @@ def test_no_new_game_naming_import():
     assert not problems, "\n\n".join(problems)
 
 
+def test_only_the_command_line_imports_the_package_face():
+    """The face (``zsim``, ``zsim.api``) sits on top: the harness, the games, the strategies
+    and the analyses never import it (the command line's modules are above it)."""
+    imap = tree_map()
+    face = {"zsim", "zsim.api"}
+    above = [a for (a, b) in imap.edges if b in face and a not in face
+             and not a.startswith("zsim.cli")]
+    assert not above, f"modules below the package face import it: {sorted(above)}"
+
+
 def test_no_string_outside_a_game_names_it():
     problems = word_problems(tree_map())
     assert not problems, "\n".join(problems)

@@ -19,7 +19,7 @@ from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.records import record_game
 from zsim.games.zahltag.reference_replay import replay_record
 from zsim.games.zahltag.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 
 DECK = default_deck()
 

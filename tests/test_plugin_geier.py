@@ -25,7 +25,7 @@ from zsim.cli import cli, main
 from zsim.errors import ZsimError
 from zsim.jit import highest_bit_nb, lowest_bit_nb
 from zsim.games import get_game
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 from zsim.strategy_registry import registry, strategy_arrays
 
 from conftest import EXAMPLE_GAME_SITE

@@ -283,7 +283,7 @@ def interrupt_at(monkeypatch, module, call: int) -> list[int]:
     """Make ``module.play_chunk`` raise KeyboardInterrupt on its ``call``-th
     call (1-based), as a Ctrl-C surfacing when that chunk returns would; the
     returned list holds the games of each chunk that did complete."""
-    from zsim import runner
+    from zsim.harness import chunks as runner
 
     real = runner.play_chunk
     played: list[int] = []
@@ -304,7 +304,7 @@ def files_in(folder: Path) -> list[str]:
 
 
 def test_simulate_interrupted_prints_the_finished_games(monkeypatch, tmp_path):
-    from zsim import backends
+    from zsim.harness import backends
 
     interrupt_at(monkeypatch, backends, 3)                 # two chunks finish, the third is cut
     target = tmp_path / "games.parquet"
@@ -324,7 +324,7 @@ def test_simulate_interrupted_prints_the_finished_games(monkeypatch, tmp_path):
 
 
 def test_simulate_interrupted_table_names_the_finished_games(monkeypatch):
-    from zsim import backends
+    from zsim.harness import backends
 
     interrupt_at(monkeypatch, backends, 2)
     result = CliRunner().invoke(cli, ["simulate", "--games", "500000", "-p", "2"])
@@ -360,7 +360,7 @@ def test_simulate_interrupted_while_writing_counts_the_folded_chunks(monkeypatch
 
 
 def test_simulate_interrupted_before_any_game(monkeypatch, tmp_path):
-    from zsim import backends
+    from zsim.harness import backends
 
     interrupt_at(monkeypatch, backends, 1)
     result = CliRunner().invoke(cli, ["simulate", "--games", "1000", "--out",
@@ -372,7 +372,7 @@ def test_simulate_interrupted_before_any_game(monkeypatch, tmp_path):
 
 
 def test_simulate_interrupt_keeps_an_existing_out_file(monkeypatch, tmp_path):
-    from zsim import backends
+    from zsim.harness import backends
 
     interrupt_at(monkeypatch, backends, 2)
     target = tmp_path / "games.parquet"
@@ -383,7 +383,7 @@ def test_simulate_interrupt_keeps_an_existing_out_file(monkeypatch, tmp_path):
 
 
 def test_tournament_interrupted(monkeypatch, tmp_path):
-    from zsim import _tournament as tournament
+    from zsim.harness import tournament
 
     # 10 deals x 2 seatings, one chunk per seating: the second seating is cut
     played = interrupt_at(monkeypatch, tournament, 2)
@@ -401,7 +401,7 @@ def test_tournament_interrupted(monkeypatch, tmp_path):
 def test_tournament_compare_independent_interrupted_writes_no_file(monkeypatch, tmp_path):
     """The --out rows of the duplicate run are complete before the independent
     run starts, but the command was not: nothing is written."""
-    from zsim import _tournament as tournament
+    from zsim.harness import tournament
 
     interrupt_at(monkeypatch, tournament, 3)             # the first seating of the independent run
     target = tmp_path / "t.parquet"
@@ -413,8 +413,8 @@ def test_tournament_compare_independent_interrupted_writes_no_file(monkeypatch, 
 
 
 def test_tune_interrupted(monkeypatch):
-    from zsim import _tune as tune
-    from zsim._tune import planned_games
+    from zsim.harness import tune
+    from zsim.harness.tune import planned_games
 
     played = interrupt_at(monkeypatch, tune, 5)
     result = CliRunner().invoke(cli, ["tune", "fixed", "-p", "2", "--budget", "400",
@@ -429,7 +429,8 @@ def test_tune_interrupted(monkeypatch):
 
 # ----------------------------------------------------------------- progress callbacks of the libraries
 def test_tournament_reports_every_game():
-    from zsim._tournament import run_tournament, seatings
+    from zsim.harness.seatings import seatings
+    from zsim.harness.tournament import run_tournament
 
     seen: list[int] = []
     t = run_tournament(("simple", "random", "passive"), 3, 25, 1, chunk=10, on_games=seen.append)
@@ -438,7 +439,7 @@ def test_tournament_reports_every_game():
 
 
 def test_tune_reports_its_games_within_the_plan():
-    from zsim._tune import parse_field, planned_games, tune
+    from zsim.harness.tune import parse_field, planned_games, tune
 
     seen: list[int] = []
     r = tune("fixed", parse_field("simple", 2), budget=400, seed=2, eval_games=40,
@@ -451,8 +452,8 @@ def test_tune_reports_its_games_within_the_plan():
 def test_simulate_callback_without_interrupt_behaves_as_before():
     """stop_on_interrupt changes nothing for a run that is not interrupted,
     and without it an interrupt still propagates."""
-    from zsim.runner import Matchup
-    from zsim.runs import simulate
+    from zsim.harness.chunks import Matchup
+    from zsim.harness.runs import simulate
 
     m = Matchup(2, ("simple", "random"))
     a = simulate(m, 500, 4)

@@ -17,7 +17,7 @@ from zsim.games.zahltag.records import record_game
 from zsim.games.zahltag.reference_replay import replay_record
 from zsim.games.zahltag.replay import check_record, play_by_play, read_records
 from zsim.games.zahltag.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 
 TRACE_FIELDS = {
     "start": {"name", "players", "seed", "game", "rules", "jobs", "hands", "stacks", "money", "deck", "strategies"},
@@ -115,7 +115,7 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.engine_nb import play_game_nb
 from zsim.games.zahltag.events_nb import event_nb
 from zsim.games.zahltag.records import record_game
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 
 m = Matchup(2, ("passive", "passive"))
 seats, games = play_chunk(m, 11, 0, 5)

@@ -16,17 +16,17 @@ import pytest
 from click.testing import CliRunner
 from numba import typeof
 
-import zsim.runner
+import zsim.harness.chunks
 from analyses.play import Point, play_points
 from zsim.cli import cli, main
 from zsim.errors import ZsimError
 from zsim.games import game_names
 from zsim.roster import Roster, roster_of
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 from zsim.dispatch import dispatcher, roster_dispatch
 from zsim.roster import roster_for as roster
 from zsim.strategy_registry import registry
-from zsim._tournament import run_tournament
+from zsim.harness.tournament import run_tournament
 
 SIM = ["simulate", "-p", "2", "-n", "300", "--seed", "11", "--json", "-q"]
 
@@ -49,7 +49,7 @@ def _simulate_exact(background, game):
 _LOAD = """
 import numpy as np
 from zsim.games.zahlemann.batch_nb import play_blocks_nb
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 play_chunk(Matchup(2, ("first", "first"), game="zahlemann"), 3, 0, 50)
 hits = sum(n for sig, n in play_blocks_nb.stats.cache_hits.items() if "Roster(zahlemann:" in str(sig))
 misses = sum(n for sig, n in play_blocks_nb.stats.cache_misses.items() if "Roster(zahlemann:" in str(sig))
@@ -72,7 +72,7 @@ SEAT_TABLES = {"zahltag": [("simple",) * p for p in (2, 3, 4)] + [MIXED[:p] for 
 _SEATS = """
 import hashlib
 from zsim.games.%s.batch_nb import play_blocks_nb
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 for table in %r:
     h = hashlib.sha256()
     for a in play_chunk(Matchup(len(table), table, game=%r), 17, 0, 600):
@@ -147,7 +147,7 @@ def test_a_kernel_for_a_table_size_plays_the_games_of_the_kernel_for_any(backgro
     assert lines[len(tables)] == "['2', '3', '4']"
     for table, line in zip(tables, lines):
         h = hashlib.sha256()
-        for a in zsim.runner.play_chunk(Matchup(len(table), table, game=game), 17, 0, 600):   # ZSIM_ROSTER=all here
+        for a in zsim.harness.chunks.play_chunk(Matchup(len(table), table, game=game), 17, 0, 600):   # ZSIM_ROSTER=all here
             h.update(a.tobytes())
         assert line == f"{len(table)} {h.hexdigest()}"
 
@@ -294,7 +294,7 @@ def _spy(monkeypatch):
     (``ZSIM_ROSTER=all``, compiled already: the exact roster of every strategy would be a kernel of its own)."""
     monkeypatch.setenv("ZSIM_ROSTER", "exact")
     asked: list[Roster] = []
-    real = zsim.runner.roster_of
+    real = zsim.harness.chunks.roster_of
 
     def spy(game, ids, among=None):
         asked.append(real(game, ids, among))
@@ -302,7 +302,7 @@ def _spy(monkeypatch):
             m.setenv("ZSIM_ROSTER", "all")
             return real(game, ids)
 
-    monkeypatch.setattr(zsim.runner, "roster_of", spy)
+    monkeypatch.setattr(zsim.harness.chunks, "roster_of", spy)
     return asked
 
 

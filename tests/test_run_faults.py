@@ -24,8 +24,8 @@ import pytest
 from conftest import default_stop_signals, start_zsim
 
 from zsim.errors import OutputError, ZsimError
-from zsim.runner import Matchup
-from zsim.runs import SUMS, Plan, RunFolder, run, simulate
+from zsim.harness.chunks import Matchup
+from zsim.harness.runs import SUMS, Plan, RunFolder, run, simulate
 
 M = Matchup(2, ("simple", "counter"))
 
@@ -257,12 +257,12 @@ def test_full_disk_leaves_a_run_folder_that_resumes_exactly(small_fs):
     code, out, err = zsim(args + ["--resume"], small_fs.path, small_fs.preexec())
     assert code == 0, err
     whole = simulate(M, 60_000, 9)
-    from zsim.runner import summary_json
+    from zsim.harness.chunks import summary_json
     assert json.loads(out) == json.loads(json.dumps(summary_json(whole)))
 
 
 def test_a_manifest_that_cannot_be_written_leaves_no_folder(tmp_path, monkeypatch):
-    from zsim import runs
+    from zsim.harness import runs
 
     def full(self, name, doc):
         raise runs.output_error(OSError(28, os.strerror(28)), f"{name} in run folder")
@@ -350,7 +350,7 @@ def test_a_huge_cap_costs_nothing_until_it_is_played(tmp_path):
 
 
 def test_chunk_memory_estimate_covers_the_real_buffers():
-    from zsim.runner import chunk_bytes, play_chunk
+    from zsim.harness.chunks import chunk_bytes, play_chunk
 
     seat_out, game_out = play_chunk(Matchup(4, ("simple",) * 4), 0, 0, 1_000)
     assert chunk_bytes(1_000, 4, rows=False) >= seat_out.nbytes + game_out.nbytes
@@ -360,7 +360,7 @@ def test_chunk_memory_estimate_covers_the_real_buffers():
 def test_a_chunk_that_does_not_fit_in_memory_is_refused(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
-    from zsim import runner
+    from zsim.harness import chunks as runner
     from zsim.cli import cli
 
     monkeypatch.setattr(runner, "available_memory", lambda: 1 << 30)      # 1 GiB left
@@ -471,7 +471,7 @@ def test_a_reader_that_stops_early_ends_a_stream_with_status_0(tmp_path):
     ("dask", "tcp://127.0.0.1:8786", "the cluster at --scheduler has its own workers"),
 ])
 def test_workers_that_would_be_ignored_are_refused(backend, scheduler, message):
-    from zsim.backends import make_backend
+    from zsim.harness.backends import make_backend
 
     with pytest.raises(ZsimError, match=message):
         make_backend(backend, scheduler, 2)

@@ -14,9 +14,9 @@ import pytest
 from conftest import start_zsim
 
 from zsim.errors import ZsimError
-from zsim.runner import Matchup, play_chunk, rows_frame
-from zsim.backends import LocalBackend
-from zsim.runs import Plan, RunFolder, precise_enough, read_rows, run, simulate
+from zsim.harness.chunks import Matchup, play_chunk, rows_frame
+from zsim.harness.backends import LocalBackend
+from zsim.harness.runs import Plan, RunFolder, precise_enough, read_rows, run, simulate
 
 M = Matchup(3, ("simple", "counter", "random"))
 
@@ -118,7 +118,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
     stdout, stderr = done.communicate(timeout=600)
     assert done.returncode == 0, stderr
     whole = simulate(Matchup(3, ("simple", "counter", "random")), 400_000, 6)
-    from zsim.runner import summary_json
+    from zsim.harness.chunks import summary_json
     assert json.loads(stdout) == json.loads(json.dumps(summary_json(whole)))
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == 400_000 and np.array_equal(summary["agg"], whole.agg)
@@ -128,7 +128,7 @@ def test_a_run_killed_with_sigkill_resumes_to_the_same_result(tmp_path):
 # ---------------------------------------------------------------- dask
 @pytest.fixture(scope="module")
 def dask_backend():
-    from zsim.backends import DaskBackend
+    from zsim.harness.backends import DaskBackend
 
     backend = DaskBackend(workers=2)
     yield backend
@@ -215,7 +215,8 @@ def test_precision_run_resumed_stops_where_an_unbroken_one_does(tmp_path):
 
 
 def test_cli_ctrl_c_keeps_the_run_folder_for_resume(monkeypatch, tmp_path):
-    from zsim import backends, runner
+    from zsim.harness import backends
+    from zsim.harness import chunks as runner
 
     real = runner.play_chunk
     calls = []

@@ -13,7 +13,7 @@ import pytest
 from conftest import VARIANTS
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 from zsim.strategy_registry import registry
 
 OPPONENTS = ("random", "simple", "random")

@@ -15,14 +15,14 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from zsim import _tournament as tournament_module
+from zsim.harness import tournament as tournament_module
 from zsim.cli import cli, main
 from zsim.games.zahltag.records import record_game
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 from zsim.strategy_registry import registry
-from zsim._tournament import (CHECK_DEALS, WIN_UNITS, Z95, Tournament, compare_independent,
-                             identical_pairs, order_bounds, parse_field, run_tournament, seating_orders,
-                             seatings, tournament_json, variance_reduction)
+from zsim.harness.seatings import order_bounds, parse_field, seating_orders, seatings
+from zsim.harness.tournament import (CHECK_DEALS, WIN_UNITS, Z95, Tournament, compare_independent, identical_pairs,
+                                     run_tournament, tournament_json, variance_reduction)
 
 FIELD = ("simple", "random", "passive", "fixed")
 

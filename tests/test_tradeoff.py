@@ -181,7 +181,7 @@ def test_findings_when_eliminations_stay_rare_and_the_best_is_the_largest():
 
 
 def seat_rows(games: list[list[dict]], **keys) -> pl.DataFrame:
-    """Per-game rows in the shape of zsim.runner.rows_frame (the columns the analyses read)."""
+    """Per-game rows in the shape of zsim.harness.chunks.rows_frame (the columns the analyses read)."""
     out = []
     for g, seats in enumerate(games):
         for s, r in enumerate(seats):

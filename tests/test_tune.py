@@ -19,12 +19,12 @@ import sys
 
 import pytest
 
-import zsim._tune as tune_mod
+import zsim.harness.tune as tune_mod
 from zsim.cli import main
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
 from zsim.rng import game_key
-from zsim._tune import EVAL_FIRST, MAX_FINALISTS, deal_win_shares, parse_field, seating, tune
+from zsim.harness.tune import EVAL_FIRST, MAX_FINALISTS, deal_win_shares, parse_field, seating, tune
 
 
 def _fresh(spec, field, seed, eval_games):

@@ -16,8 +16,8 @@ from analyses.zahlemann import forget, measure, questions, report_run
 from zsim.cli import cli
 from zsim.errors import ZsimError
 from zsim.games.zahlemann.rules import Rules
-from zsim.runner import Matchup, rows_frame
-from zsim.runs import simulate
+from zsim.harness.chunks import Matchup, rows_frame
+from zsim.harness.runs import simulate
 
 pytestmark = pytest.mark.usefixtures("no_open_figures")
 

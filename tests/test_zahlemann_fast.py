@@ -158,7 +158,7 @@ import numpy as np
 from zsim.games.zahlemann.fast import reference_rows
 from zsim.games.zahlemann.kernel_decider import play_reference_game
 from zsim.games.zahlemann.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster
 
 seed, n, cases = json.loads(sys.argv[1])

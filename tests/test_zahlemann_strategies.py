@@ -16,7 +16,7 @@ from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.engine_nb import decide_one_nb
 from zsim.games.zahlemann.fast import rules_array
 from zsim.games.zahlemann.rules import Rules
-from zsim.runner import Matchup, play_chunk
+from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster
 from zsim.strategy_registry import registry, strategy_arrays
 

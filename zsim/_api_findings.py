@@ -144,7 +144,7 @@ class Records:
         from zsim._api_inputs import check_given
         from zsim.errors import output_error
         from zsim.output import atomic_path, special_kind
-        from zsim.runner import check_out_path
+        from zsim.harness.chunks import check_out_path
 
         target = check_out_path(check_given(path, "--out"), stream="JSON lines")
         stream = special_kind(target) is not None

@@ -16,7 +16,7 @@ import numbers
 import os
 from typing import Any, Iterable
 
-from zsim.errors import ZsimError
+from zsim.errors import ZsimError, entries, shown  # noqa: F401  (entries: the API's own name too)
 from zsim.games import DEFAULT_GAME
 
 #: game indices stay below this: a run's games, a record's first game, a bench's games
@@ -27,12 +27,6 @@ MAX_GAMES = 1 << 62
 # Every public function checks each of its arguments with one of these before
 # anything runs: a number is never guessed (1.5 is not 1, "7" is not 7), and
 # a numpy integer becomes an int so that nothing further on sees one.
-
-def shown(value) -> str:
-    """``value`` as a message shows it: its repr on one line, cut short."""
-    text = repr(value).replace("\n", "\\n")
-    return text if len(text) <= 60 else text[:57] + "..."
-
 
 def whole(value, option: str, low: int | None = None, high: int | None = None, *,
           none_ok: bool = False, high_text: str | None = None) -> int | None:
@@ -117,22 +111,6 @@ def check_given(value, option: str):
     """``value`` of a path option as a str (None stays None), refusing
     anything but a non-empty str or os.PathLike (see :func:`path_arg`)."""
     return path_arg(value, option)
-
-
-def entries(text: str, option: str, kind: str = "entry", shown_as=None) -> list[str]:
-    """The entries of the comma list ``text`` of ``option``, stripped; an
-    empty list or an empty entry (a leading, trailing or doubled comma) is
-    refused rather than dropped. ``kind`` names what an entry is;
-    ``shown_as``: the value the user gave, when it was a list rather than ``text``."""
-    parts = [part.strip() for part in text.split(",")]
-    if not any(parts):
-        raise ZsimError(f"{option} is empty: give at least one {kind}")
-    if not all(parts):
-        if shown_as is not None:
-            raise ZsimError(f"{option} {shown(shown_as)} has an empty entry: give a {kind} in each")
-        raise ZsimError(f"{option} {shown(text)} has an empty entry: separate the entries with single "
-                        f"commas, none leading or trailing")
-    return parts
 
 
 def game_of(name: str):
@@ -276,7 +254,7 @@ def game_deck(game, deck):
 
 def make_matchup(game_name: str, players: int, strategies, rules, deck):
     """The matchup that ``game``, ``players``, ``strategies``, ``rules`` and ``deck`` describe."""
-    from zsim.runner import Matchup
+    from zsim.harness.chunks import Matchup
     from zsim.strategy_registry import parse_strategies
 
     game = game_of(game_name)

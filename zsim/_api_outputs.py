@@ -60,7 +60,7 @@ def watching(total: int, label: str, progress) -> Iterator[_Watch]:
 def play(label: str, total: int, progress, threads, call, unwritten: str = "nothing was written"):
     """``call(advance)`` under a progress display; a stop raises
     :class:`Interrupted` saying how far it got."""
-    from zsim.runner import set_threads
+    from zsim.harness.chunks import set_threads
 
     set_threads(threads)
     with watching(total, label, progress) as bar:
@@ -74,7 +74,7 @@ def play(label: str, total: int, progress, threads, call, unwritten: str = "noth
 # ---------------------------------------------------------------- analyses' outputs
 def check_out(out) -> Path | None:
     """An analysis's ``out``: a .parquet or .csv file in a writable folder."""
-    from zsim.runner import check_out_path
+    from zsim.harness.chunks import check_out_path
 
     if check_given(out, "--out") is None:
         return None

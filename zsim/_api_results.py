@@ -259,7 +259,7 @@ class TournamentResult:
 
     def to_json(self) -> dict:
         """What ``zsim tournament --json`` prints."""
-        from zsim._tournament import tournament_json
+        from zsim.harness.tournament import tournament_json
 
         return tournament_json(self._t, self.comparison)
 
@@ -346,7 +346,7 @@ class TuneResult:
 
     def text(self) -> str:
         """What ``zsim tune`` prints."""
-        from zsim._tune import tunable_params
+        from zsim.harness.tune import tunable_params
 
         r = self._r
         params = tunable_params(r.strategy, self.game)

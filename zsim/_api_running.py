@@ -15,10 +15,10 @@ from zsim.errors import ZsimError
 
 def simulation(m, plan, out, resume, backend, scheduler, workers, threads, progress) -> SimulateResult:
     """Play ``plan`` of the matchup ``m`` into ``out`` (a .parquet file or a run folder) or nowhere."""
-    from zsim.backends import make_backend
+    from zsim.harness.backends import make_backend
     from zsim.output import parquet_output
-    from zsim.runner import check_chunk_memory, check_out_path, set_threads
-    from zsim.runs import RunFolder, run
+    from zsim.harness.chunks import check_chunk_memory, check_out_path, set_threads
+    from zsim.harness.runs import RunFolder, run
 
     games, chunk, players, precision, seed = plan.games, plan.chunk, m.players, plan.precision, plan.seed
     set_threads(threads)
@@ -67,10 +67,10 @@ def simulation(m, plan, out, resume, backend, scheduler, workers, threads, progr
 def tournament_play(spec, entries, players, games, seed, rule_set, deck_obj, seatings, compare_independent, out,
                     threads, progress) -> TournamentResult:
     """Play the tournament of ``entries`` (every argument checked) and write ``out`` if given."""
-    from zsim._tournament import run_tournament, variance_reduction
-    from zsim._tournament import seatings as seatings_of
+    from zsim.harness.tournament import run_tournament, variance_reduction
+    from zsim.harness.seatings import seatings as seatings_of
     from zsim.output import parquet_output
-    from zsim.runner import check_out_path, set_threads
+    from zsim.harness.chunks import check_out_path, set_threads
 
     set_threads(threads)
     target = check_out_path(out) if out else None

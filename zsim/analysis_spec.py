@@ -124,7 +124,7 @@ def one_int(low: int | None = None, high: int | None = None) -> Check:
 
 
 def games_count(value, flag):
-    from zsim.runner import check_games_and_seed
+    from zsim.harness.chunks import check_games_and_seed
 
     games = whole(value, flag)
     check_games_and_seed(games, 0)
@@ -132,7 +132,7 @@ def games_count(value, flag):
 
 
 def seed_value(value, flag):
-    from zsim.runner import check_games_and_seed
+    from zsim.harness.chunks import check_games_and_seed
 
     seed = whole(value, flag)
     check_games_and_seed(1, seed)

@@ -146,8 +146,8 @@ def simulate(*, game: str = DEFAULT_GAME, players: int = 4, games: int = 100_000
     from zsim._api_inputs import check_threads, flag, make_matchup, path_arg, real, whole, word
     from zsim._api_outputs import check_progress
     from zsim._api_running import simulation
-    from zsim.backends import check_backend
-    from zsim.runs import Plan
+    from zsim.harness.backends import check_backend
+    from zsim.harness.runs import Plan
 
     # every argument, before anything is made or played
     out, resume = path_arg(out, "--out"), flag(resume, "--resume")
@@ -187,8 +187,8 @@ def tournament(field: Strategies, *, game: str = DEFAULT_GAME, players: int = 4,
                                   spec_list, whole, word)
     from zsim._api_outputs import check_progress
     from zsim._api_running import tournament_play
-    from zsim._tournament import check_independent, parse_field
-    from zsim.runner import check_games_and_seed
+    from zsim.harness.seatings import check_independent, parse_field
+    from zsim.harness.chunks import check_games_and_seed
 
     spec = game_of(game)
     players = check_players(spec, players)
@@ -230,8 +230,8 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = DEFAULT_GAME, play
     from zsim._api_inputs import (check_players, check_threads, game_deck, game_of, game_rules, rule_options, shown,
                                   spec_list, whole, word)
     from zsim._api_outputs import check_progress, play
-    from zsim._tune import _optimizer_class, check_tune_args, parse_field, planned_games, tunable_params
-    from zsim._tune import tune as run_tune
+    from zsim.harness.tune import _optimizer_class, check_tune_args, parse_field, planned_games, tunable_params
+    from zsim.harness.tune import tune as run_tune
 
     spec = game_of(game)
     players = check_players(spec, players)
@@ -398,7 +398,7 @@ def record(*, game: str = DEFAULT_GAME, players: int = 4, seed: int = 0, games: 
         (1, 'start')
     """
     from zsim._api_inputs import check_given, flag, make_matchup, whole
-    from zsim.runner import check_games_and_seed, check_out_path
+    from zsim.harness.chunks import check_games_and_seed, check_out_path
 
     seed, games, first = whole(seed, "--seed"), whole(games, "--games"), whole(first, "--first")
     progress = flag(progress, "progress")
@@ -472,11 +472,11 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
     workers = whole(workers, "--workers", 1, none_ok=True)
     name = game_of(game).name
     if scaling:
-        from zsim._bench_scaling import format_rows, scaling_rows
+        from zsim.harness.bench_scaling import format_rows, scaling_rows
 
         rows = scaling_rows(games, repeat, workers, name)
         return BenchResult(rows, format_rows(rows, games, repeat, name))
-    from zsim._bench import bench_lines, bench_rows
+    from zsim.harness.bench import bench_lines, bench_rows
 
     rows = bench_rows(games=games, repeat=repeat, reference_games=reference_games, startup=startup,
                       memory_games=memory_games, game=name)

@@ -76,3 +76,26 @@ def describe_os_error(exc: BaseException) -> str:
 def output_error(exc: BaseException, what: str) -> OutputError:
     """The one-line error for a failed write of ``what`` (a path or a label)."""
     return OutputError(f"cannot write {what}: {describe_os_error(exc)}")
+
+
+# ---------------------------------------------------------------- values in a message
+def shown(value) -> str:
+    """``value`` as a message shows it: its repr on one line, cut short."""
+    text = repr(value).replace("\n", "\\n")
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def entries(text: str, option: str, kind: str = "entry", shown_as=None) -> list[str]:
+    """The entries of the comma list ``text`` of ``option``, stripped; an
+    empty list or an empty entry (a leading, trailing or doubled comma) is
+    refused rather than dropped. ``kind`` names what an entry is;
+    ``shown_as``: the value the user gave, when it was a list rather than ``text``."""
+    parts = [part.strip() for part in text.split(",")]
+    if not any(parts):
+        raise ZsimError(f"{option} is empty: give at least one {kind}")
+    if not all(parts):
+        if shown_as is not None:
+            raise ZsimError(f"{option} {shown(shown_as)} has an empty entry: give a {kind} in each")
+        raise ZsimError(f"{option} {shown(text)} has an empty entry: separate the entries with single "
+                        f"commas, none leading or trailing")
+    return parts

@@ -36,7 +36,7 @@ from analyses.baumeister.fields import FIELD, SKILLED, WEAK  # noqa: F401  (the 
 from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
 from zsim.games.baumeister import constants as K
-from zsim.runner import DEFAULT_CHUNK, Matchup
+from zsim.harness.chunks import DEFAULT_CHUNK, Matchup
 
 GAME = "baumeister"
 #: the field's game, one row per setting (every column is a per-game figure; see game_frame)

@@ -23,7 +23,7 @@ from analyses.baumeister.questions import _pm
 from analyses.result import AnalysisResult
 from analyses.stats import Ratio
 from zsim.games.baumeister import constants as K
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 PLURAL = {"corner_tower": "corner towers", "tower": "towers", "city_gate": "city gates", "town_hall": "town halls",
           "church": "churches"}
@@ -59,7 +59,7 @@ def _fold(acc: dict, name: str, frame: pl.DataFrame, by: list[str], cols: list[s
 
 def run(players: list[int], field: str | None, games: int, seed: int, rules, deck, advance=None,
         chunk: int = 2_000) -> AnalysisResult:
-    from zsim.runner import rows_frame
+    from zsim.harness.chunks import rows_frame
 
     acc: dict = {}
     for p, m, n in points(players, field, games, rules, deck):

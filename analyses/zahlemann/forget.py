@@ -18,7 +18,7 @@ from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.zahlemann import measure
 from zsim.errors import ZsimError
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 FORGETS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 

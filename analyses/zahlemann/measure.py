@@ -30,7 +30,7 @@ from analyses import setting_tables as shared
 from analyses.setting_tables import games_of, in_order  # noqa: F401  (the analyses' own names)
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.stats import Mean, Ratio, Share
-from zsim.runner import DEFAULT_CHUNK, Matchup
+from zsim.harness.chunks import DEFAULT_CHUNK, Matchup
 
 GAME = "zahlemann"
 SKILLED, WEAK = "counter", "random"

@@ -16,7 +16,7 @@ from analyses.result import AnalysisResult
 from analyses.stats import Mean
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.deck import Deck, default_deck
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 SEAT_METRICS = [Mean("win_share", "win_units", 1.0 / stats.WIN_UNITS)]
 HEADLINE = ["seat_spread_pp", "winner_margin", "one_bidder_share", "tie_rate",

@@ -14,7 +14,7 @@ from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Mean
 from zsim.errors import ZsimError
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 TARGETS = tuple(range(0, 13))
 TESTED = "handsize"

@@ -22,7 +22,7 @@ from analyses import common
 from analyses.play import Collector, Point, play_points
 from analyses.result import AnalysisResult
 from zsim.errors import ZsimError
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 #: sweep -> the values tried besides the configured one (payday_counts_table: 0 off, 1 on)
 SWEEPS: dict[str, tuple[int, ...]] = {

@@ -18,7 +18,7 @@ from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Mean, Ratio
 from zsim.games.zahltag.game import BID_COLUMNS
-from zsim.runner import Matchup
+from zsim.harness.chunks import Matchup
 
 COUNTING = "counter"
 BLIND = "counter:blind=1"

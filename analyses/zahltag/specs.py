@@ -56,7 +56,7 @@ def deck(*, players, decks, perturb, games, seed, field, rules):
     from analyses.common import field_specs
     from analyses.zahltag import deck as analysis
     from zsim._api_inputs import game_deck, game_of, game_rules
-    from zsim.runner import Matchup
+    from zsim.harness.chunks import Matchup
 
     if decks is None or isinstance(decks, str) or not hasattr(decks, "__iter__"):
         decks = () if decks is None else (decks,)

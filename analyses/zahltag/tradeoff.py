@@ -30,7 +30,7 @@ from analyses.stats import Ratio
 from zsim.errors import ZsimError
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.rules import SPEC_BY_KEY, Rules
-from zsim.runner import DEFAULT_CHUNK, Matchup
+from zsim.harness.chunks import DEFAULT_CHUNK, Matchup
 from zsim.strategy_registry import parse_one, registry
 
 TESTED = "handsize"

@@ -39,7 +39,7 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1``
     of ``seat_out`` and ``game_out`` (the harness's call; nothing checked), with
     the kernels of ``roster`` (default: compiled for the strategies of ``ids``)."""
-    from zsim.blocks import play_in_blocks
+    from zsim.harness.blocks import play_in_blocks
     from zsim.games.zahlemann.batch_nb import play_blocks_nb
     from zsim.games.zahlemann.engine_nb import new_workspace
     from zsim.roster import roster_of
@@ -69,11 +69,11 @@ def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
 def play_chunk(players: int, rules: Rules, specs: list[str], seed: int, first: int, n: int,
                threads: int | None = None, block: int = BLOCK):
     """Play games ``first .. first + n - 1`` of ``seed`` through the harness's
-    one path (:func:`zsim.runner.play_chunk`, which refuses illegal answers),
+    one path (:func:`zsim.harness.chunks.play_chunk`, which refuses illegal answers),
     on ``threads`` numba threads; returns fresh (seat_out [n, P, N_SEAT_STATS],
     game_out [n, N_GAME_STATS]) int64 arrays."""
-    from zsim.runner import Matchup
-    from zsim.runner import play_chunk as harness_chunk
+    from zsim.harness.chunks import Matchup
+    from zsim.harness.chunks import play_chunk as harness_chunk
 
     m = Matchup(players, tuple(specs), rules, game="zahlemann")
     before = numba.get_num_threads()

@@ -59,7 +59,7 @@ import numpy as np
 
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME, get_game
-from zsim.runner import DEFAULT_CHUNK, MAX_GAME_INDEX, MAX_SEED, Matchup, chunk_outputs, play_chunk
+from zsim.harness.chunks import DEFAULT_CHUNK, MAX_GAME_INDEX, MAX_SEED, Matchup, chunk_outputs, play_chunk
 from zsim.strategy import Param
 from zsim.strategy_registry import parse_one, registry
 
@@ -138,7 +138,7 @@ def tunable_params(strategy: str, game: str = DEFAULT_GAME) -> tuple[Param, ...]
 def parse_field(vs: str, players: int, game: str = DEFAULT_GAME) -> tuple[str, ...]:
     """``--vs``: one spec for every other seat, or exactly ``players - 1``
     specs (an empty entry is refused, not dropped)."""
-    from zsim._api_inputs import entries
+    from zsim.errors import entries
 
     specs = [parse_one(s, game) for s in entries(vs, "--vs", "strategy")]
     if len(specs) == 1:

@@ -2,8 +2,8 @@
 stopping at a target precision.
 
 A run is a list of chunks: chunk ``i`` holds games ``i * chunk ..`` and is
-played by :func:`zsim.backends.play_task` wherever the backend
-(:mod:`zsim.backends`) puts it. Whatever order the
+played by :func:`zsim.harness.backends.play_task` wherever the backend
+(:mod:`zsim.harness.backends`) puts it. Whatever order the
 chunks finish in, the driver folds them in chunk order (holding early
 finishers back), so the integer sums, the stopping point of ``--precision``
 and the shard files are the same on every backend and thread count.
@@ -18,7 +18,7 @@ manifest, refuses any shard it cannot prove to be this run's own and whole
 (not listed, another checksum, another run id or chunk), and plays only the
 chunks that are missing. :func:`simulate` is a run on the local backend
 without a folder, for the analyses' own reductions; the plan itself is
-:class:`zsim.plan.Plan`.
+:class:`zsim.harness.plan.Plan`.
 """
 from __future__ import annotations
 
@@ -33,13 +33,13 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 
-from zsim.backends import ChunkResult, LocalBackend
+from zsim.harness.backends import ChunkResult, LocalBackend
 from zsim.errors import ZsimError, output_error
 from zsim.games import DEFAULT_GAME
 from zsim.install import __version__
 from zsim.output import atomic_path, file_digest, special_kind
-from zsim.plan import FORMAT, Plan
-from zsim.runner import (DEFAULT_CHUNK, Matchup, Summary, agg_games, check_games_and_seed, n_agg,
+from zsim.harness.plan import FORMAT, Plan
+from zsim.harness.chunks import (DEFAULT_CHUNK, Matchup, Summary, agg_games, check_games_and_seed, n_agg,
                          new_agg, win_share_ci)
 
 if TYPE_CHECKING:

@@ -3,8 +3,8 @@
 Games are played in chunks of ``chunk`` games (each chunk in parallel over the
 numba threads) and folded into integer running sums, so memory stays flat in
 the number of games and every figure is exact and independent of chunking
-and threads. The run of many chunks (:func:`zsim.runs.run`, and
-:func:`zsim.runs.simulate` without a run folder) sits above this module.
+and threads. The run of many chunks (:func:`zsim.harness.runs.run`, and
+:func:`zsim.harness.runs.simulate` without a run folder) sits above this module.
 """
 from __future__ import annotations
 
@@ -242,7 +242,7 @@ class Summary:
     seed: int
     agg: np.ndarray          # int64 [P, n_agg(game)]
     games: int               # games folded into agg
-    interrupted: bool = False  # stopped by Ctrl-C (see zsim.runs.simulate's stop_on_interrupt)
+    interrupted: bool = False  # stopped by Ctrl-C (see zsim.harness.runs.simulate's stop_on_interrupt)
 
     def table(self) -> pl.DataFrame:
         """One row per seat: win share, the score (money) and mean place with

@@ -13,11 +13,11 @@ import time
 
 import numba
 
-from zsim._bench import fast_rate
+from zsim.harness.bench import fast_rate
 from zsim.games import DEFAULT_GAME, get_game
-from zsim.runner import Matchup
-from zsim.backends import DaskBackend
-from zsim.runs import Plan, run
+from zsim.harness.chunks import Matchup
+from zsim.harness.backends import DaskBackend
+from zsim.harness.runs import Plan, run
 
 
 def dask_rate(workers: int, games: int, repeat: int, game: str = DEFAULT_GAME) -> float:

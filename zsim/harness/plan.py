@@ -1,13 +1,13 @@
 """A run's plan: what is played (the matchup), from which seed, how many
 games in chunks of how many, and the precision that may end it early. The
-local and dask backends play a plan's chunks; zsim.runs folds them and keeps
+local and dask backends play a plan's chunks; zsim.harness.runs folds them and keeps
 a run folder, whose manifest is the plan's."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from zsim.errors import ZsimError
-from zsim.runner import DEFAULT_CHUNK, Matchup, check_games_and_seed
+from zsim.harness.chunks import DEFAULT_CHUNK, Matchup, check_games_and_seed
 
 #: the run folder's manifest format (3: the manifest names the game, whose summary columns the sums follow)
 FORMAT = 3

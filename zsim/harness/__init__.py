@@ -1,0 +1,8 @@
+"""The harness every game is played through, and which knows no game by name.
+
+``chunks`` (a matchup, one chunk of games played and folded, the summary), ``plan`` and
+``runs`` (a run's plan, its run folder, precision stops), ``backends`` (local threads or a
+dask cluster), ``blocks`` (a chunk's games over threads), ``tournament``, ``tune`` and
+``bench``. It asks a game's object (:mod:`zsim.games`) for everything game-specific; the
+package face (:mod:`zsim`, :mod:`zsim.api`) sits above it and nothing here imports that.
+"""
