@@ -366,3 +366,120 @@ def test_games_lists_the_plugin_in_a_subprocess():
                           timeout=120)
     rows = {row["name"]: row for row in json.loads(done.stdout)}
     assert rows["geier"]["players"] == [2, 4] and rows["geier"]["rules"] == ["carry_over", "top_prize", "vultures"]
+
+
+# ---------------------------------------------------------------- the analyses registry: carry-over and the report
+CARRY_ARGS = ("analyze", "--game", "geier", "carry-over", "-p", "2,3", "-n", "600", "--seed", str(SEED))
+
+
+@pytest.fixture(scope="module")
+def carry_json() -> dict:
+    """``zsim analyze --game geier carry-over ... --json``'s output."""
+    return json.loads(_ok(*CARRY_ARGS, "--json", "-q"))
+
+
+def _settings(tables: dict) -> dict:
+    return {(r["players"], r["carry_over"]): r for r in tables["Per setting"]}
+
+
+def test_analyze_help_lists_the_plugins_analysis_and_its_options():
+    assert "carry-over" in _ok("analyze", "--game", "geier", "--help")
+    text = _ok("analyze", "--game", "geier", "carry-over", "--help")
+    for flag in ("--players", "--skilled", "--weak", "--games", "--seed", "--field", "--rule", "--json"):
+        assert flag in text
+    import zsim
+
+    assert zsim.analyses("geier") == ["carry-over"]
+    assert zsim.analysis("carry-over", game="geier").option("players").default == "2,3,4"
+
+
+def test_carry_over_tables_hold_every_setting_with_its_intervals(carry_json):
+    assert carry_json["analysis"] == "geier-carry-over" and list(carry_json["tables"]) == [
+        "Per setting", "Win share per seat"]
+    rows = _settings(carry_json["tables"])
+    assert list(rows) == [(2, True), (2, False), (3, True), (3, False)]      # the printed rule first
+    for (p, carry), r in rows.items():
+        assert r["games"] == 600 and r["rounds"] == 15
+        for name in ("mean_score", "fully_tied_share", "discarded_points", "seat_gap", "skill_win_share"):
+            assert r[f"{name}_ci95"] is not None and r[f"{name}_ci95"] >= 0, name
+        assert 0 <= r["seat_p"] <= 1 and r["best_seat"] in range(p) and r["worst_seat"] in range(p)
+        assert r["skill_edge"] == pytest.approx(r["skill_win_share"] - 1 / p, abs=1e-12)
+        assert r["fully_tied_share"] <= r["tied_share"] + 1e-12
+        if p == 2:                  # two bids tie only with each other: every tie is a full one
+            assert r["fully_tied_share"] == pytest.approx(r["tied_share"], abs=1e-12)
+        assert r["discarded"] >= r["any_discarded_rate"] > 0      # a game with a discard loses a card or more
+        if not carry:               # nothing is carried, and ties throw away far more than a last table
+            assert r["carries"] == 0 and r["carries_ci95"] == 0 and rows[(p, True)]["carries"] > 0
+            assert r["discarded_points"] > rows[(p, True)]["discarded_points"]
+
+
+def test_the_reports_glossary_defines_every_column_of_the_analysis(carry_json):
+    from zsim_geier.analyses.report_run import DEFINITIONS
+
+    for caption, rows in carry_json["tables"].items():
+        for column in rows[0]:
+            base = column.removesuffix("_ci95").removesuffix("_lo").removesuffix("_hi")
+            assert base in DEFINITIONS, (caption, column)
+
+
+def test_carry_over_seat_shares_sum_to_one_and_are_simulates_on_the_same_deals(carry_json):
+    import zsim
+
+    rows = _settings(carry_json["tables"])
+    seats = carry_json["tables"]["Win share per seat"]
+    for (p, carry), r in rows.items():
+        shares = [s["win_share"] for s in seats if s["players"] == p and s["carry_over"] == carry]
+        assert len(shares) == p and abs(sum(shares) - 1) < 1e-9
+        assert r["seat_gap"] == pytest.approx(max(shares) - min(shares), abs=1e-12)
+        alone = zsim.simulate(game="geier", players=p, games=600, seed=SEED, rules={"carry_over": carry},
+                              progress=False).summary
+        assert alone["win_share"].to_list() == pytest.approx(shares, abs=1e-12)
+        assert alone["points_mean"].mean() == pytest.approx(r["mean_score"], abs=1e-9)
+
+
+def test_the_api_gives_the_clis_numbers_for_the_same_seed(carry_json):
+    import zsim
+
+    a = zsim.analyze("carry-over", game="geier", players=[2, 3], games=600, seed=SEED, progress=False)
+    assert a.to_json()["tables"] == carry_json["tables"] and a.findings == carry_json["findings"]
+    other = zsim.analyze("carry-over", game="geier", players="2", games=600, seed=SEED + 1, progress=False)
+    assert other.to_json()["tables"]["Per setting"][0] != carry_json["tables"]["Per setting"][0]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--rule", "carry_over=false"], "--rule carry_over is swept by the carry-over analysis"),
+    (["--players", "7"], "--players 7 is outside 2..4"),
+    (["--skilled", "nosuch"], "unknown geier strategy 'nosuch'"),
+    (["--weak", "matcher:bias=9"], "matcher:bias=9 is out of range -3..3"),
+    (["--field", "matcher,,random"], "--field 'matcher,,random' has an empty entry"),
+    (["--rule", "hand_size=3"], "rule key 'hand_size' belongs to"),
+])
+def test_a_bad_analysis_option_is_refused_in_one_line(args, needle):
+    code, _, err = _cli("analyze", "--game", "geier", "carry-over", "-n", "20", *args)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("zsim: error: "), err
+    assert needle in lines[0], lines[0]
+
+
+def test_the_api_refuses_a_swept_rule_and_an_unknown_option():
+    import zsim
+
+    with pytest.raises(ZsimError, match="carry_over is swept"):
+        zsim.analyze("carry-over", game="geier", rules={"carry_over": False}, games=20, progress=False)
+    with pytest.raises(ZsimError, match="has no option 'decks'"):
+        zsim.analyze("carry-over", game="geier", decks=2, games=20, progress=False)
+
+
+def test_report_writes_the_carry_over_analysis_and_the_tournament(tmp_path):
+    out = tmp_path / "report"
+    _ok("report", "--game", "geier", "--out", str(out), "-n", "300", "--tournament-games", "20", "-q")
+    md = (out / "report.md").read_text()
+    assert (out / "index.html").is_file() and (out / "figures" / "geier-carry-over-1.png").is_file()
+    assert "Carry-over: ties kept or discarded" in md and "zsim report --game geier" in md
+    for p in (2, 3, 4):
+        assert f"Tournament of the package's strategies ({p} players)" in md
+    findings = md.split("## Key findings", 1)[1].split("\n## ", 1)[0]
+    assert "Carry-over: a fully tied table carried over" in findings and "Skill: matcher" in findings
+    assert "random" in findings and "greedy" in md
+    code, _, err = _cli("report", "--game", "geier", "--out", str(tmp_path / "no"), "--rule", "carry_over=false")
+    assert code == 2 and "carry_over is swept" in err and not (tmp_path / "no").exists()

@@ -194,13 +194,17 @@ class Game(ABC):
 
 
 class PackagedGame(Game, ABC):
-    """A game laid out as Zahlemann and Baumeister are: ``<package>.rules``
+    """A game laid out as every game of zsim is: ``<package>.rules``
     (``Rules``, ``parse_rule_options(options, base, players)``),
     ``<package>.records`` (``to_jsonl``, ``check_record(events, name)``),
-    ``<package>.telling`` (``play_by_play``), for a game with a deck
-    ``<package>.<deck_module>`` (``default_deck``, ``load_deck``), and an engine
-    that writes ``1 + seat`` of an illegal decision into :attr:`illegal_column`.
-    Those methods come from the modules, imported when first needed."""
+    ``<package>.telling`` (``play_by_play``), ``<package>.fast``
+    (``reference_rows(result)``: a reference game's result as the fast
+    engine's rows), for a game with a deck ``<package>.<deck_module>``
+    (``default_deck``, ``load_deck``), and an engine that writes ``1 + seat``
+    of an illegal decision into :attr:`illegal_column`. Those methods come from
+    the modules, imported when first needed; what is left to a game is
+    :meth:`reference_game` (and its engine's :meth:`play_chunk_into`).
+    A game whose modules differ overrides the method concerned."""
 
     package: str = ""
     deck_module: str = "cards"
@@ -239,3 +243,21 @@ class PackagedGame(Game, ABC):
 
     def play_by_play(self, events: list[dict]) -> str:
         return self._module("telling").play_by_play(events)
+
+    # -------------------------------------------------------------- the reference engine
+    @abstractmethod
+    def reference_game(self, matchup, seed: int, game: int, record: bool = False):
+        """Game ``game`` of ``seed`` played by the reference engine: a result with
+        ``decisions`` (how often a seat chose) and, with ``record``, ``events``
+        (the record's events)."""
+
+    def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
+        for g in games:
+            yield self.reference_game(matchup, seed, g, record=True).events
+
+    def reference_rows(self, matchup, seed: int, game: int):
+        seat, row = self._module("fast").reference_rows(self.reference_game(matchup, seed, game))
+        return np.asarray(seat), np.asarray(row)
+
+    def reference_decisions(self, matchup, seed: int, game: int) -> int:
+        return self.reference_game(matchup, seed, game).decisions

@@ -6,10 +6,6 @@ numba kernel: each method imports the modules it needs.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
-
-import numpy as np
-
 from zsim.games.base import Column, PackagedGame, StrategyContract, SummaryColumn
 from zsim_geier import constants as K
 from zsim_geier.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_SPECS
@@ -61,9 +57,8 @@ class Geier(PackagedGame):
     reference_strategies = ("random", "matcher", "greedy")
     n_seat_stats = K.N_SEAT_STATS
     n_game_stats = K.N_GAME_STATS
-    #: the module of the game's analyses and report specs (zsim's analyses registry):
-    #: none yet; they are to live in the package zsim_geier.analyses
-    analyses = ""
+    #: the module of the game's analyses and report specs (zsim's analyses registry)
+    analyses = "zsim_geier.analyses.specs"
 
     def describe_setup(self, matchup) -> str:
         r = matchup.rules
@@ -76,7 +71,7 @@ class Geier(PackagedGame):
         play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block, roster=roster)
 
     # -------------------------------------------------------------- records and the reference engine
-    def _reference_game(self, matchup, seed: int, game: int, record: bool = False):
+    def reference_game(self, matchup, seed: int, game: int, record: bool = False):
         """The reference engine's game; its own bots play where every seat is one of
         :attr:`reference_strategies`, else the registered kernels decide (KernelDecider)."""
         from zsim.rng import game_key
@@ -94,19 +89,6 @@ class Geier(PackagedGame):
         return Game(matchup.players, matchup.rules, SeededChance(key), BotDecider(bots), seed=seed,
                     game_index=game, strategies=[parse_one(s, self.name) for s in matchup.strategies],
                     record=record).play()
-
-    def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
-        for g in games:
-            yield self._reference_game(matchup, seed, g, record=True).events
-
-    def reference_rows(self, matchup, seed: int, game: int):
-        from zsim_geier.fast import reference_rows
-
-        seat, row = reference_rows(self._reference_game(matchup, seed, game))
-        return np.asarray(seat), np.asarray(row)
-
-    def reference_decisions(self, matchup, seed: int, game: int) -> int:
-        return self._reference_game(matchup, seed, game).decisions
 
 
 GAME = Geier()

@@ -1,9 +1,7 @@
 """Wettstreit der Baumeister's game object: what the harness needs, imported lazily."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
 
-import numpy as np
 
 from zsim.games.base import Column, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.baumeister import constants as K
@@ -84,34 +82,18 @@ class Baumeister(PackagedGame):
         play_into(matchup.rules, matchup.deck, seed, first, n, ids, params, seat_out, game_out, block,
                   roster=roster)
 
-    # -------------------------------------------------------------- records
-    def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
-        from zsim.games.baumeister.kernel_decider import play_reference_game
-        for g in games:
-            yield play_reference_game(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies),
-                                      seed, g, record=True).events
-
-    def _reference_game(self, matchup, seed: int, game: int):
+    # -------------------------------------------------------------- the reference engine
+    def reference_game(self, matchup, seed: int, game: int, record: bool = False):
         """The reference engine's game; its own Python strategies play where every seat is one of
-        :attr:`reference_strategies`, else the registered kernels decide (KernelDecider)."""
+        :attr:`reference_strategies` (and no record is asked for), else the registered kernels
+        decide (KernelDecider)."""
         from zsim.games.baumeister.kernel_decider import play_reference_game
         from zsim.games.baumeister.reference import play_game
 
-        if all(s in self.reference_strategies for s in matchup.strategies):
-            r = play_game(matchup.players, matchup.rules, list(matchup.strategies), seed, game, matchup.deck)
-        else:
-            r = play_reference_game(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies),
-                                    seed, game)
-        return r
-
-    def reference_rows(self, matchup, seed: int, game: int):
-        from zsim.games.baumeister.fast import reference_rows
-
-        seat, row = reference_rows(self._reference_game(matchup, seed, game))
-        return np.asarray(seat), np.asarray(row)
-
-    def reference_decisions(self, matchup, seed: int, game: int) -> int:
-        return self._reference_game(matchup, seed, game).decisions
+        if not record and all(s in self.reference_strategies for s in matchup.strategies):
+            return play_game(matchup.players, matchup.rules, list(matchup.strategies), seed, game, matchup.deck)
+        return play_reference_game(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies),
+                                   seed, game, record=record)
 
 
 GAME = Baumeister()

@@ -1,9 +1,7 @@
 """Zahlemann & Söhne's game object: what the harness needs, imported lazily."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
 
-import numpy as np
 
 from zsim.games.base import Column, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.zahlemann import constants as K
@@ -76,36 +74,21 @@ class Zahlemann(PackagedGame):
         from zsim.games.zahlemann.fast import play_into
         play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block, roster=roster)
 
-    # -------------------------------------------------------------- records
-    def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
-        from zsim.games.zahlemann.kernel_decider import play_reference_game
-        for g in games:
-            yield play_reference_game(matchup.players, matchup.rules, list(matchup.strategies), seed, g,
-                                      record=True).events
-
-    def _reference_game(self, matchup, seed: int, game: int):
+    # -------------------------------------------------------------- the reference engine
+    def reference_game(self, matchup, seed: int, game: int, record: bool = False):
         """The reference engine's game; its own Python strategies play where every seat is one of
-        :attr:`reference_strategies`, else the registered kernels decide (KernelDecider)."""
+        :attr:`reference_strategies` (and no record is asked for), else the registered kernels
+        decide (KernelDecider)."""
         from zsim.games.zahlemann.kernel_decider import play_reference_game
         from zsim.games.zahlemann.reference import play_game
         from zsim.strategy_registry import spec_values
 
         seats = [spec_values(s, self.name) for s in matchup.strategies]
-        if all(info.name in self.reference_strategies and len(v) == 1 for info, v in seats):
-            r = play_game(matchup.players, matchup.rules, [info.name for info, _ in seats], seed, game,
-                          forget=[v[0] for _, v in seats])
-        else:
-            r = play_reference_game(matchup.players, matchup.rules, list(matchup.strategies), seed, game)
-        return r
-
-    def reference_rows(self, matchup, seed: int, game: int):
-        from zsim.games.zahlemann.fast import reference_rows
-
-        seat, row = reference_rows(self._reference_game(matchup, seed, game))
-        return np.asarray(seat), np.asarray(row)
-
-    def reference_decisions(self, matchup, seed: int, game: int) -> int:
-        return self._reference_game(matchup, seed, game).decisions
+        if not record and all(info.name in self.reference_strategies and len(v) == 1 for info, v in seats):
+            return play_game(matchup.players, matchup.rules, [info.name for info, _ in seats], seed, game,
+                             forget=[v[0] for _, v in seats])
+        return play_reference_game(matchup.players, matchup.rules, list(matchup.strategies), seed, game,
+                                   record=record)
 
 
 GAME = Zahlemann()

@@ -5,7 +5,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from zsim.games.base import Column, Game, StrategyContract, SummaryColumn
+from zsim.games.base import Column, Game, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.rules import RULE_SPECS
 
@@ -14,8 +14,10 @@ _ARGS = "seat, params, hand, left, right, stacks, money, alive, demand, pub, rul
 BID_COLUMNS = tuple(f"bids_{b}" for b in range(1, K.BID_BINS)) + (f"bids_{K.BID_BINS}plus",)
 
 
-class Zahltag(Game):
+class Zahltag(PackagedGame):
     name = "zahltag"
+    package = "zsim.games.zahltag"
+    deck_module = "deck"
     analyses = "analyses.zahltag.specs"
     title = "Zahltag"
     description = "firms bid for jobs with hidden offer cards and pay their idle workers at every payday"
@@ -68,30 +70,7 @@ class Zahltag(Game):
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("random", "simple")
 
-    # -------------------------------------------------------------- rules and data
-    def default_rules(self):
-        from zsim.games.zahltag.rules import Rules
-        return Rules()
-
-    def parse_rules(self, options: Iterable[str], players: int | None = None):
-        from zsim.games.zahltag.rules import parse_rule_options
-        rules = parse_rule_options(options)
-        if players is not None:
-            rules.validate(players)
-        return rules
-
-    def rules_from_dict(self, data):
-        from zsim.games.zahltag.rules import Rules
-        return Rules.from_dict(data)
-
-    def default_deck(self):
-        from zsim.games.zahltag.deck import default_deck
-        return default_deck()
-
-    def load_deck(self, path):
-        from zsim.games.zahltag.deck import load_deck
-        return load_deck(path)
-
+    # -------------------------------------------------------------- rules and data (rules, deck: the base's)
     def check(self, matchup) -> None:
         matchup.rules.validate(matchup.players)
         matchup.deck.check_supply(matchup.rules.supply)
@@ -117,14 +96,13 @@ class Zahltag(Game):
                        roster_of("zahltag", ids, roster).for_seats(len(ids)), ids, params, seat_out, game_out,
                        workspace=lambda: new_workspace(len(ids), needs, rules_a))
 
-    # -------------------------------------------------------------- records
+    def illegal_detail(self, game_out_row, strategies) -> str:
+        return Game.illegal_detail(self, game_out_row, strategies)    # the engine counts them, naming no seat
+
+    # -------------------------------------------------------------- records (written by the fast engine's events)
     def record_games(self, matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
         from zsim.games.zahltag.records import record_games
         return record_games(matchup, seed, games)
-
-    def to_jsonl(self, events: list[dict]) -> str:
-        from zsim.games.zahltag.records import to_jsonl
-        return to_jsonl(events)
 
     def check_record(self, events: list[dict]) -> None:
         from zsim.games.zahltag.replay import check_record
@@ -134,16 +112,15 @@ class Zahltag(Game):
         from zsim.games.zahltag.replay import play_by_play
         return play_by_play(events)
 
-    def _reference_game(self, matchup, seed: int, game: int):
+    # -------------------------------------------------------------- the reference engine
+    def reference_game(self, matchup, seed: int, game: int, record: bool = False):
+        """The reference engine's game (its records come from the fast engine's events instead)."""
         from zsim.games.zahltag.reference import play_reference
         return play_reference(matchup.players, matchup.rules, matchup.deck, list(matchup.strategies), seed, game)
 
     def reference_rows(self, matchup, seed: int, game: int):
-        r = self._reference_game(matchup, seed, game)
+        r = self.reference_game(matchup, seed, game)
         return np.asarray(r.seat_stats), np.asarray(r.game_stats)
-
-    def reference_decisions(self, matchup, seed: int, game: int) -> int:
-        return self._reference_game(matchup, seed, game).decisions
 
 
 GAME = Zahltag()

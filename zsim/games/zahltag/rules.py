@@ -110,6 +110,11 @@ class Rules:
         return cls().with_overrides(dict(data))
 
 
-def parse_rule_options(options: tuple[str, ...] | list[str], base: Rules | None = None) -> Rules:
-    """``["key=value", ...]`` from the command line into validated :class:`Rules`."""
-    return (base or Rules()).with_overrides(option_pairs(options, SPEC_BY_KEY))
+def parse_rule_options(options: tuple[str, ...] | list[str], base: Rules | None = None,
+                       players: int | None = None) -> Rules:
+    """``["key=value", ...]`` from the command line into validated :class:`Rules`
+    (checked against ``players`` too, when given)."""
+    rules = (base or Rules()).with_overrides(option_pairs(options, SPEC_BY_KEY))
+    if players is not None:
+        rules.validate(players)
+    return rules

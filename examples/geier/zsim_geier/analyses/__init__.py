@@ -1,7 +1,7 @@
-"""Where Hol's der Geier's analyses and report plan will go (none yet).
+"""Hol's der Geier's analyses and report plan.
 
-zsim's analyses registry (``Game.analyses``) names a module of analysis and
-report specs; once they are written here, ``zsim_geier.game.Geier.analyses``
-names that module and ``zsim analyze --game geier`` and ``zsim report --game
-geier`` run them. Until then the game has no analyses.
+``specs.py`` lists them for zsim's analyses registry (``Geier.analyses`` names
+it): the ``carry-over`` analysis (``carry_over.py``, its figures and findings
+in ``carry_over_show.py``) and ``zsim report --game geier`` (``report_run.py``).
+They build on zsim's shared analysis machinery, the ``analyses`` package.
 """

@@ -1,0 +1,188 @@
+"""What ``zsim report --game geier`` plays: the carry-over analysis at the player
+counts asked for, a tournament of the package's own fair strategies at each, a
+glossary, and the metadata that says how to play it again.
+
+zsim's shared report parts (:mod:`analyses.report_parts`) take the built-in
+tournament's field from the strategies that ship with zsim, which leaves a
+plugged-in game out; here the field is every fair strategy this package
+registers (``random``, ``matcher``, ``greedy``), played as the shared parts play
+theirs (duplicate deals, each subset of the field in its rotations).
+"""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+
+from analyses import common, head_to_head
+from analyses import report_parts as shared
+from analyses.result import AnalysisResult
+from zsim.install import __version__
+from zsim_geier.analyses import carry_over
+from zsim_geier.analyses.carry_over_show import seat_text
+from zsim_geier.analyses.specs import FIELD, GAME, SKILLED, WEAK
+
+DEFINITIONS = {
+    "games": "games behind the row",
+    "players": "players at the table",
+    "carry_over": "rule carry_over: true, a fully tied table stays for the next card (the printed rule); "
+                  "false, it is discarded",
+    "rounds": "rounds per game: one prize card each (vultures + top_prize)",
+    "seat": "seat in the order of the game's columns (every seat bids at once)",
+    "win_share": "share of games won; a first place shared by k seats counts 1/k to each",
+    "mean_score": "points per seat and game: the prizes taken, vultures counting negative",
+    "winner_margin": "the highest score less the second highest (0 on a tie)",
+    "fully_tied_share": "share of rounds in which no bid stood alone (every bid played twice or more)",
+    "tied_share": "share of rounds with at least one bid cancelled by a tie",
+    "carries": "tables carried to the next card per game (0 when ties are discarded)",
+    "discarded": "prize cards discarded per game: fully tied without carry-over, or left after the last round",
+    "discarded_points": "the discarded prizes' values per game, summed (vultures negative)",
+    "biggest_table": "the most prize cards taken at once, per game",
+    "any_discarded_rate": "share of games in which a prize card was discarded",
+    "seat_p": "p-value of the test that every seat wins 1/players: below 0.05 the seats are not even",
+    "seat_spread_pp": "how far the seats' true win shares spread around par, in percentage points "
+                      "(corrected for the noise of the sample)",
+    "best_seat": "the seat with the highest win share",
+    "worst_seat": "the seat with the lowest win share",
+    "seat_gap": "the best seat's win share less the worst seat's (the interval is taken game by game)",
+    "skill_win_share": "win share of the skilled bot in one seat among weak ones (every seat in turn)",
+    "skill_edge": "that win share above par (1 / players): how far skill rises above chance",
+    "strategy": "strategy (with its parameters)",
+    "points_mean": "mean score (points a game)",
+    "mean_place": "mean place (1 best; tied seats share a place)",
+    "fair": "false for a strategy that reads hidden cards (an upper bound, not a rival)",
+}
+
+
+def tournament_field() -> tuple[str, ...]:
+    """Every fair strategy this package registers for Geier."""
+    from zsim.strategy_registry import registry
+
+    return tuple(name for name, info in registry(GAME).items()
+                 if info.fair and info.module.startswith("zsim_geier."))
+
+
+@dataclass(frozen=True)
+class Plan(shared.ReportPlan):
+    GAME = GAME
+
+    def tournament_seatings(self, p: int) -> int:
+        from zsim.harness.seatings import seatings
+
+        return len(seatings(len(tournament_field()), p, "rotations")[0])
+
+    def total_games(self) -> int:
+        pts = carry_over.points(self.players, self.field, self.games, self.rules)
+        return carry_over.games_of(pts) + sum(self.deals * self.tournament_seatings(p) for p in self.players)
+
+
+def run(plan: Plan, advance=None) -> list[AnalysisResult]:
+    out = [carry_over.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, advance)]
+    out += [tournament_result(plan, p, advance) for p in plan.players]
+    out.append(shared.glossary(DEFINITIONS, GAME, "such as games that end with a table nobody took"))
+    return out
+
+
+def tournament_result(plan: Plan, p: int, advance) -> AnalysisResult:
+    """The package's fair strategies on duplicate deals at ``p`` players."""
+    from zsim.harness.tournament import run_tournament
+
+    t = run_tournament(tournament_field(), p, plan.deals, plan.seed, plan.rules, design="rotations",
+                       on_games=advance, game=GAME)
+    score = t.score_label
+    table = (t.strategies()
+             .rename({"win_ci95": "win_share_ci95", f"{score}_ci95": f"{score}_mean_ci95",
+                      "place_ci95": "mean_place_ci95"})
+             .sort("win_share", descending=True))
+    top = table.row(0, named=True)
+    same = getattr(t, "identical", ())
+    summary = (f"Every fair strategy of the package on duplicate deals at {p} players: {plan.deals:,} deals, "
+               f"each played under {len(t.seatings)} seatings (every {p}-subset of the field in its "
+               f"rotations), {t.games:,} games, seed {plan.seed}. Intervals are over deals; par is {1 / p:.3f}."
+               + (" Strategies that play identically here: " + "; ".join(f"{a} and {b}" for a, b in same) + "."
+                  if same else ""))
+    caption_h = f"Head to head at {p} players: share of shared games the row finished above the column"
+    figs, alts = {}, {}
+    fig = head_to_head.figure(t, p)
+    if fig is not None:
+        caption = f"Head to head at {p} players (the row above the column; 95% intervals over deals)"
+        figs[caption], alts[caption] = fig, head_to_head.alt_text(t)
+    finding = (f"Tournament at {p} players: {top['strategy']} wins most, "
+               f"{common.share_text(top['win_share'], top['win_share_ci95'])} of its games against a par of "
+               f"{1 / p:.3f}.")
+    return AnalysisResult(f"tournament-{p}p", f"Tournament of the package's strategies ({p} players)", summary,
+                          {f"Per strategy at {p} players": table, caption_h: head_to_head.matrix_table(t)},
+                          figs, meta={"deals": plan.deals, "seatings": len(t.seatings), "games": t.games},
+                          alts=alts, details=(caption_h,), wide=tuple(figs), findings=[finding])
+
+
+def key_findings(results: list[AnalysisResult]) -> list[str]:
+    """The report's opening lines, each leading with its answer, written from the tables."""
+    by = {r.name: r for r in results}
+    out: list[str] = []
+    if "geier-carry-over" in by:
+        out += carry_lines(by["geier-carry-over"].main)
+    winners = [r for r in results if r.name.startswith("tournament-")]
+    if winners:
+        out.append("Tournament of the package's strategies, most wins: " + ", ".join(
+            f"{r.main.row(0, named=True)['strategy']} at {r.name.removeprefix('tournament-').removesuffix('p')} "
+            f"players ({common.share_text(r.main['win_share'][0], r.main['win_share_ci95'][0])})"
+            for r in winners) + ".")
+    return out
+
+
+def carry_lines(main) -> list[str]:
+    """What carry-over does (points kept, ties), the seats, and skill, one line each."""
+    kept, seats, skill = [], [], []
+    for (p,), part in main.group_by(["players"], maintain_order=True):
+        rows = {r["carry_over"]: r for r in part.iter_rows(named=True)}
+        if len(rows) < 2:
+            continue
+        on, off = rows[True], rows[False]
+        kept.append(f"{common.share_text(on['discarded_points'], on['discarded_points_ci95'], 2)} against "
+                    f"{common.share_text(off['discarded_points'], off['discarded_points_ci95'], 2)} points a game "
+                    f"at {p} players ({100 * on['fully_tied_share']:.1f}% against "
+                    f"{100 * off['fully_tied_share']:.1f}% of rounds fully tied)")
+        seats.append(seat_text(p, rows))
+        skill.append(f"{common.share_text(on['skill_win_share'], on['skill_win_share_ci95'])} against "
+                     f"{common.share_text(off['skill_win_share'], off['skill_win_share_ci95'])} at {p} players "
+                     f"(par {1 / p:.3f})")
+    return ["Carry-over: a fully tied table carried over (the printed rule) against discarded loses "
+            + "; ".join(kept) + ".",
+            "Seats, the largest gap in win share: " + "; ".join(seats) + ".",
+            f"Skill: {SKILLED} in one seat among {WEAK} wins, ties carried over against discarded, "
+            + "; ".join(skill) + "."]
+
+
+def command(plan: Plan, out: str) -> str:
+    """The command line that plays this report again."""
+    from zsim_geier.rules import Rules
+
+    args = ["zsim", "report", "--game", GAME, "--players", ",".join(map(str, plan.players)),
+            "--games", str(plan.games), "--tournament-games", str(plan.deals), "--seed", str(plan.seed)]
+    if plan.field:
+        args += ["--field", plan.field]
+    default = Rules().as_dict()
+    for key, value in plan.rules.as_dict().items():
+        if value != default[key]:
+            args += ["--rule", f"{key}={str(value).lower() if isinstance(value, bool) else value}"]
+    args += ["--out", out]
+    return " ".join(shlex.quote(a) for a in args)
+
+
+def metadata(plan: Plan, elapsed: float) -> dict:
+    from datetime import datetime, timezone
+
+    return {"game": "Hol's der Geier (geier, the zsim-geier package)",
+            "zsim version": __version__,
+            "created (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
+            "players": plan.players,
+            "field": plan.field or FIELD,
+            "skill figure": f"{SKILLED} in one seat among {WEAK}",
+            "tournament field": list(tournament_field()),
+            "games per analysis point": plan.games,
+            "tournament deals": plan.deals,
+            "seed": plan.seed,
+            "rules": carry_over.rules_shown(plan.rules),
+            "games played": plan.total_games(),
+            "elapsed (s)": f"{elapsed:.1f}",
+            "machine": shared.machine()}
