@@ -16,9 +16,13 @@ from zsim.strategy_registry import registry
 
 
 def builtin_field(game: str) -> tuple[str, ...]:
-    """Every fair strategy of ``game`` that ships with zsim (plugins are left out)."""
-    return tuple(name for name, info in registry(game).items()
-                 if info.fair and info.module.startswith("strategies."))
+    """Every fair strategy that ships with ``game``: a built-in game's from zsim's own
+    strategies, a plugged-in game's from its own package (others' plugins are left out)."""
+    from zsim.games import get_game
+
+    spec = get_game(game)
+    own = tuple(p + "." for p in (spec.strategies.package, type(spec).__module__.split(".")[0]) if p)
+    return tuple(name for name, info in registry(game).items() if info.fair and info.module.startswith(own))
 
 
 @dataclass(frozen=True)

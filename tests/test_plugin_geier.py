@@ -477,7 +477,7 @@ def test_report_writes_the_carry_over_analysis_and_the_tournament(tmp_path):
     assert (out / "index.html").is_file() and (out / "figures" / "geier-carry-over-1.png").is_file()
     assert "Carry-over: ties kept or discarded" in md and "zsim report --game geier" in md
     for p in (2, 3, 4):
-        assert f"Tournament of the package's strategies ({p} players)" in md
+        assert f"Tournament of the built-in field ({p} players)" in md
     findings = md.split("## Key findings", 1)[1].split("\n## ", 1)[0]
     assert "Carry-over: a fully tied table carried over" in findings and "Skill: matcher" in findings
     assert "random" in findings and "greedy" in md

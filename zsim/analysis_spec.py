@@ -23,8 +23,16 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from zsim._api_inputs import int_list, spec_list, whole
+from zsim._api_inputs import game_deck, game_of, game_rules, int_list, rule_options, spec_list, whole
 from zsim.errors import ZsimError
+
+#: what a game's analyses read their options with, the API's own checks (one line on bad input):
+#: ``game_of(name)`` the game object, ``game_rules(game, rules, players)`` and ``game_deck(game,
+#: deck)`` the checked rules and deck, ``rule_options(rules)`` the ``--rule`` strings,
+#: ``spec_list(value, what)`` a comma list of strategy specs, ``int_list`` and ``whole`` numbers
+__all__ = ["AnalysisSpec", "Option", "ReportSpec", "GAMES", "SEED", "RULES", "field", "players", "ints", "one_int",
+           "games_count", "seed_value", "field_specs", "specs", "load",
+           "game_of", "game_rules", "game_deck", "rule_options", "spec_list", "int_list", "whole"]
 
 #: a check of one option's value: (value, the option as the command line spells it) -> the checked value
 Check = Callable[[Any, str], Any]

@@ -30,7 +30,7 @@ def _setting(players, rules, deck, field, refuse=(), analysis=""):
     """(rules, deck), every --field entry checked; a --rule the analysis sweeps refused."""
     from analyses.baumeister.measure import check_spec
     from analyses.baumeister.questions import refuse_keys
-    from zsim._api_inputs import game_deck, game_of, game_rules, rule_options
+    from zsim.analysis_spec import game_deck, game_of, game_rules, rule_options
 
     game = game_of("baumeister")
     refuse_keys(rule_options(rules), refuse, analysis)
@@ -44,7 +44,7 @@ def _setting(players, rules, deck, field, refuse=(), analysis=""):
 
 def _skill(skilled, weak):
     from analyses.baumeister.measure import check_spec
-    from zsim._api_inputs import spec_list
+    from zsim.analysis_spec import spec_list
 
     return (check_spec(spec_list(skilled) or SKILLED, "--skilled"),
             check_spec(spec_list(weak) or WEAK, "--weak"))
@@ -98,7 +98,7 @@ def sabotage(*, players, skilled, weak, games, seed, field, rules, deck):
 
 def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
     from analyses.baumeister import report_run
-    from zsim._api_inputs import rule_options
+    from zsim.analysis_spec import rule_options
 
     report_run.check_rules(rule_options(rules))
     r, d = _setting(players, rules, deck, field)

@@ -24,7 +24,7 @@ def _players(default: str) -> Option:
 
 def _rules(players, rules, refuse=(), analysis=""):
     from analyses.zahlemann.questions import refuse_keys
-    from zsim._api_inputs import game_of, game_rules, rule_options
+    from zsim.analysis_spec import game_of, game_rules, rule_options
 
     refuse_keys(rule_options(rules), refuse, analysis)
     return game_rules(game_of("zahlemann"), rules, max(players))
@@ -32,7 +32,7 @@ def _rules(players, rules, refuse=(), analysis=""):
 
 def _skill(skilled, weak):
     from analyses.zahlemann.measure import check_spec
-    from zsim._api_inputs import spec_list
+    from zsim.analysis_spec import spec_list
 
     return check_spec(spec_list(skilled), "--skilled"), check_spec(spec_list(weak), "--weak")
 
@@ -96,7 +96,7 @@ def _forgets(value, flag):
 
 def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
     from analyses.zahlemann import report_run
-    from zsim._api_inputs import game_deck, game_of, game_rules, rule_options
+    from zsim.analysis_spec import game_deck, game_of, game_rules, rule_options
 
     game = game_of("zahlemann")
     game_deck(game, deck)                     # a deck for a game without one: one line

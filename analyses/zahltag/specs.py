@@ -20,7 +20,7 @@ PLAYER_LIST = players("4", "player count, or a comma list to compare side by sid
 
 
 def _rules_deck(rules, deck):
-    from zsim._api_inputs import game_deck, game_of, game_rules
+    from zsim.analysis_spec import game_deck, game_of, game_rules
 
     game = game_of("zahltag")
     return game_rules(game, rules), game_deck(game, deck)
@@ -55,7 +55,7 @@ def players_play(*, players, deck, games, seed, field, rules):
 def deck(*, players, decks, perturb, games, seed, field, rules):
     from analyses.common import field_specs
     from analyses.zahltag import deck as analysis
-    from zsim._api_inputs import game_deck, game_of, game_rules
+    from zsim.analysis_spec import game_deck, game_of, game_rules
     from zsim.harness.chunks import Matchup
 
     if decks is None or isinstance(decks, str) or not hasattr(decks, "__iter__"):
@@ -73,7 +73,7 @@ def deck(*, players, decks, perturb, games, seed, field, rules):
 
 def tradeoff(*, players, targets, costs, hand_sizes, deck, games, seed, field, rules):
     from analyses.zahltag import tradeoff as analysis
-    from zsim._api_inputs import int_list, rule_options
+    from zsim.analysis_spec import int_list, rule_options
 
     ks = int_list(targets, "--targets", *analysis.target_limits())
     analysis.check_rule_keys(item.partition("=")[0].strip() for item in rule_options(rules))

@@ -2,18 +2,16 @@
 counts asked for, a tournament of the package's own fair strategies at each, a
 glossary, and the metadata that says how to play it again.
 
-zsim's shared report parts (:mod:`analyses.report_parts`) take the built-in
-tournament's field from the strategies that ship with zsim, which leaves a
-plugged-in game out; here the field is every fair strategy this package
-registers (``random``, ``matcher``, ``greedy``), played as the shared parts play
-theirs (duplicate deals, each subset of the field in its rotations).
+The tournament is zsim's shared one (:mod:`analyses.report_parts`): every fair
+strategy this package registers (``random``, ``matcher``, ``greedy``) on
+duplicate deals, each subset of the field in its rotations.
 """
 from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
 
-from analyses import common, head_to_head
+from analyses import common
 from analyses import report_parts as shared
 from analyses.result import AnalysisResult
 from zsim.install import __version__
@@ -53,22 +51,9 @@ DEFINITIONS = {
 }
 
 
-def tournament_field() -> tuple[str, ...]:
-    """Every fair strategy this package registers for Geier."""
-    from zsim.strategy_registry import registry
-
-    return tuple(name for name, info in registry(GAME).items()
-                 if info.fair and info.module.startswith("zsim_geier."))
-
-
 @dataclass(frozen=True)
 class Plan(shared.ReportPlan):
     GAME = GAME
-
-    def tournament_seatings(self, p: int) -> int:
-        from zsim.harness.seatings import seatings
-
-        return len(seatings(len(tournament_field()), p, "rotations")[0])
 
     def total_games(self) -> int:
         pts = carry_over.points(self.players, self.field, self.games, self.rules)
@@ -77,42 +62,9 @@ class Plan(shared.ReportPlan):
 
 def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     out = [carry_over.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, advance)]
-    out += [tournament_result(plan, p, advance) for p in plan.players]
+    out += [shared.tournament_result(plan, p, advance, GAME) for p in plan.players]
     out.append(shared.glossary(DEFINITIONS, GAME, "such as games that end with a table nobody took"))
     return out
-
-
-def tournament_result(plan: Plan, p: int, advance) -> AnalysisResult:
-    """The package's fair strategies on duplicate deals at ``p`` players."""
-    from zsim.harness.tournament import run_tournament
-
-    t = run_tournament(tournament_field(), p, plan.deals, plan.seed, plan.rules, design="rotations",
-                       on_games=advance, game=GAME)
-    score = t.score_label
-    table = (t.strategies()
-             .rename({"win_ci95": "win_share_ci95", f"{score}_ci95": f"{score}_mean_ci95",
-                      "place_ci95": "mean_place_ci95"})
-             .sort("win_share", descending=True))
-    top = table.row(0, named=True)
-    same = getattr(t, "identical", ())
-    summary = (f"Every fair strategy of the package on duplicate deals at {p} players: {plan.deals:,} deals, "
-               f"each played under {len(t.seatings)} seatings (every {p}-subset of the field in its "
-               f"rotations), {t.games:,} games, seed {plan.seed}. Intervals are over deals; par is {1 / p:.3f}."
-               + (" Strategies that play identically here: " + "; ".join(f"{a} and {b}" for a, b in same) + "."
-                  if same else ""))
-    caption_h = f"Head to head at {p} players: share of shared games the row finished above the column"
-    figs, alts = {}, {}
-    fig = head_to_head.figure(t, p)
-    if fig is not None:
-        caption = f"Head to head at {p} players (the row above the column; 95% intervals over deals)"
-        figs[caption], alts[caption] = fig, head_to_head.alt_text(t)
-    finding = (f"Tournament at {p} players: {top['strategy']} wins most, "
-               f"{common.share_text(top['win_share'], top['win_share_ci95'])} of its games against a par of "
-               f"{1 / p:.3f}.")
-    return AnalysisResult(f"tournament-{p}p", f"Tournament of the package's strategies ({p} players)", summary,
-                          {f"Per strategy at {p} players": table, caption_h: head_to_head.matrix_table(t)},
-                          figs, meta={"deals": plan.deals, "seatings": len(t.seatings), "games": t.games},
-                          alts=alts, details=(caption_h,), wide=tuple(figs), findings=[finding])
 
 
 def key_findings(results: list[AnalysisResult]) -> list[str]:
@@ -178,7 +130,7 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "players": plan.players,
             "field": plan.field or FIELD,
             "skill figure": f"{SKILLED} in one seat among {WEAK}",
-            "tournament field": list(tournament_field()),
+            "tournament field": list(shared.builtin_field(GAME)),
             "games per analysis point": plan.games,
             "tournament deals": plan.deals,
             "seed": plan.seed,

@@ -23,7 +23,7 @@ _HERE = "zsim_geier.analyses.specs"
 def _rules(players, rules, analysis: str):
     """The checked rules, a --rule of a key the analysis sets refused in one line."""
     from analyses.setting_tables import refuse_keys
-    from zsim._api_inputs import game_of, game_rules, rule_options
+    from zsim.analysis_spec import game_of, game_rules, rule_options
 
     refuse_keys(rule_options(rules), SWEPT, analysis)
     return game_rules(game_of(GAME), rules, max(players))
@@ -31,7 +31,7 @@ def _rules(players, rules, analysis: str):
 
 def _skill(skilled, weak) -> tuple[str, str]:
     from analyses.setting_tables import check_spec
-    from zsim._api_inputs import spec_list
+    from zsim.analysis_spec import spec_list
 
     return check_spec(spec_list(skilled), "--skilled", GAME), check_spec(spec_list(weak), "--weak", GAME)
 
@@ -48,7 +48,7 @@ def carry_over(*, players, skilled, weak, games, seed, field, rules):
 
 def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
     from zsim_geier.analyses import report_run
-    from zsim._api_inputs import game_deck, game_of
+    from zsim.analysis_spec import game_deck, game_of
 
     game_deck(game_of(GAME), deck)             # Geier has no deck: a --deck is refused in one line
     r = _rules(players, rules, "report")
