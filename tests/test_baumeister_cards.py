@@ -1,7 +1,7 @@
-"""The fast engine's per-card log (``fast.play_cards``) against the reference engine's record.
+"""The fast engine's per-card log (``batch.play_cards``) against the reference engine's record.
 
 For every game the reference engine plays with the compiled strategies
-(``kernel_decider.play_reference_game(record=True)``), the record is read
+(``reference_kernels.play_reference_game(record=True)``), the record is read
 card by card: its last ``award`` with a winner gives the price, the buyer,
 the turn (the ``turn`` event before it) and the stack (the ``auction``
 event before it), the awards with a winner how often it was sold; builds
@@ -57,8 +57,8 @@ def _from_record(events, n_cards: int) -> np.ndarray:
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_card_log_agrees_with_the_reference_record(name):
-    from zsim.games.baumeister.fast import play_cards, play_into
-    from zsim.games.baumeister.kernel_decider import play_reference_game
+    from zsim.games.baumeister.batch import play_cards, play_into
+    from zsim.games.baumeister.reference_kernels import play_reference_game
     from zsim.strategy_registry import strategy_arrays
 
     over, players, specs, games = CASES[name]

@@ -62,7 +62,7 @@ def _deck(name: str):
 
 def _reference_block(args):
     players, name, first, n = args
-    from zsim.games.baumeister.fast import reference_rows
+    from zsim.games.baumeister.batch import reference_rows
     from zsim.games.baumeister.reference import play_game
 
     rules, deck = _rules(name), _deck(name)
@@ -143,8 +143,8 @@ import json, sys
 import numpy as np
 from zsim.errors import ZsimError
 from zsim.games.baumeister.cards import default_deck
-from zsim.games.baumeister.fast import reference_rows
-from zsim.games.baumeister.kernel_decider import play_reference_game
+from zsim.games.baumeister.batch import reference_rows
+from zsim.games.baumeister.reference_kernels import play_reference_game
 from zsim.games.baumeister.reference import RuleError
 from zsim.games.baumeister.rules import Rules
 from zsim.harness.chunks import Matchup, play_chunk
@@ -245,8 +245,8 @@ def _differences(fs, fg, rs, rg) -> str:
 # ---------------------------------------------------------------- the compiled strategies
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_reference_engine_plays_the_kernel_strategies(players, background):
-    from zsim.games.baumeister.fast import reference_rows
-    from zsim.games.baumeister.kernel_decider import play_reference_game
+    from zsim.games.baumeister.batch import reference_rows
+    from zsim.games.baumeister.reference_kernels import play_reference_game
 
     name = ("any", "tight", "forbid")[players - 2]
     n = 600

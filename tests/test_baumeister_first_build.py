@@ -19,7 +19,7 @@ from test_baumeister_fast import FIELDS, SEED, _differences
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
 from zsim.games.baumeister.city import City
-from zsim.games.baumeister.fast import reference_rows
+from zsim.games.baumeister.batch import reference_rows
 from zsim.games.baumeister.reference import play_game
 from zsim.games.baumeister.rules import Rules
 

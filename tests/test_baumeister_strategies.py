@@ -22,9 +22,9 @@ import pytest
 
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck
-from zsim.games.baumeister.fast import reference_rows
+from zsim.games.baumeister.batch import reference_rows
 from zsim.games.baumeister import reference_bots as S
-from zsim.games.baumeister.kernel_decider import KINDS, KernelDecider, play_reference_game
+from zsim.games.baumeister.reference_kernels import KINDS, KernelDecider, play_reference_game
 from zsim.games.baumeister.reference import Game, SeededChance
 from zsim.games.baumeister.rules import Rules
 from zsim.games.baumeister.table_nb import decide_one_nb

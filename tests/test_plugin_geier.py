@@ -33,8 +33,8 @@ from conftest import EXAMPLE_GAME_SITE
 import zsim_geier
 from zsim_geier import constants as K
 from zsim_geier.engine_nb import bid_one_nb
-from zsim_geier.fast import reference_rows, rules_array
-from zsim_geier.kernel_decider import play_reference_game
+from zsim_geier.batch import reference_rows, rules_array
+from zsim_geier.reference_kernels import play_reference_game
 from zsim_geier.reference import Game, RuleError
 from zsim_geier.rules import Rules
 

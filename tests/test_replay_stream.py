@@ -18,7 +18,7 @@ import weakref
 import pytest
 
 import zsim
-from zsim import records as R
+from zsim import record_files as R
 from zsim.cli import main
 
 #: per game: the recording (cheap ones: the default strategies and rules), an

@@ -62,7 +62,7 @@ print(hits, misses)
 MIXED = ("random", "counter", "undercut", "simple")
 #: the tables each game plays through the kernels for a table size. Baumeister
 #: compiles one for a roster of bots it copies in (first, random) or of bots it
-#: calls (the heuristic ones), not for one of both kinds (fast.play_into)
+#: calls (the heuristic ones), not for one of both kinds (batch.play_into)
 SEAT_TABLES = {"zahltag": [("simple",) * p for p in (2, 3, 4)] + [MIXED[:p] for p in (2, 3, 4)],
                "baumeister": [("first",) * p for p in (2, 3, 4)] + [("random", "first") * 2]
                + [("builder", "value", "saboteur", "seller")]}
@@ -329,7 +329,7 @@ def test_the_reference_engines_kernel_decider_plays_only_within_compile_for(game
 
     monkeypatch.setenv("ZSIM_ROSTER", "exact")       # as the probe checks run it
 
-    kd = importlib.import_module(f"zsim.games.{game}.kernel_decider")
+    kd = importlib.import_module(f"zsim.games.{game}.reference_kernels")
     rules = importlib.import_module(f"zsim.games.{game}.rules").Rules()
     table = [importlib.import_module("zsim.games.baumeister.cards").default_deck()] if game == "baumeister" else []
     with pytest.raises(ValueError, match="are not all in"):

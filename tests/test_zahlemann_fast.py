@@ -86,7 +86,7 @@ def _python_field(players: int) -> tuple[list[str], list[float]]:
 def _reference_block(args):
     """Reference games first .. first + n - 1 with the plain-Python strategies."""
     players, name, first, n = args
-    from zsim.games.zahlemann.fast import reference_rows
+    from zsim.games.zahlemann.batch import reference_rows
     from zsim.games.zahlemann.reference import play_game
 
     rules = _rules(name, players)
@@ -155,8 +155,8 @@ def decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, 
 PROBE_CHECK = '''
 import json, sys
 import numpy as np
-from zsim.games.zahlemann.fast import reference_rows
-from zsim.games.zahlemann.kernel_decider import play_reference_game
+from zsim.games.zahlemann.batch import reference_rows
+from zsim.games.zahlemann.reference_kernels import play_reference_game
 from zsim.games.zahlemann.rules import Rules
 from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster
@@ -175,7 +175,7 @@ for players, overrides, specs in cases:
 
 # a strategy answering -1 ("keep") to a decision that must play: the engine stops the game
 from zsim.games.zahlemann import constants as K
-from zsim.games.zahlemann.fast import play_into
+from zsim.games.zahlemann.batch import play_into
 from zsim.strategy_registry import strategy_arrays
 from zsim.games.zahlemann.reference import RuleError
 from zsim.errors import ZsimError
@@ -254,7 +254,7 @@ def start_in_background(background, items):
 
 
 def _fast(players, name, first=0, n=None, **kw):
-    from zsim.games.zahlemann.fast import play_chunk
+    from zsim.games.zahlemann.batch import play_chunk
 
     n = CONFIGS[name][1] if n is None else n
     return play_chunk(players, _rules(name, players), FIELDS[players], SEED, first, n, **kw)
@@ -276,8 +276,8 @@ def _differences(fast_seats, fast_games, ref_seats, ref_games) -> str:
 def test_reference_engine_plays_the_kernel_strategies(players, background):
     """The reference engine, asking the compiled random and first through
     KernelDecider, plays the fast engine's games."""
-    from zsim.games.zahlemann.fast import reference_rows
-    from zsim.games.zahlemann.kernel_decider import play_reference_game
+    from zsim.games.zahlemann.batch import reference_rows
+    from zsim.games.zahlemann.reference_kernels import play_reference_game
 
     name = ("all_variants", "change_bank", "caps")[players - 2]
     n = 800

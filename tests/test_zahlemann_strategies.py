@@ -14,7 +14,7 @@ import pytest
 
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.engine_nb import decide_one_nb
-from zsim.games.zahlemann.fast import rules_array
+from zsim.games.zahlemann.batch import rules_array
 from zsim.games.zahlemann.rules import Rules
 from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster

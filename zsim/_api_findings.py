@@ -120,7 +120,7 @@ class Records:
     progress: bool = field(default=True, repr=False)
 
     def __iter__(self) -> Iterator[list[dict]]:
-        from zsim.records import counted    # a progress bar on a terminal once it lasts two seconds
+        from zsim.record_files import counted    # a progress bar on a terminal once it lasts two seconds
 
         m = self._matchup
         return counted(m.spec.record_games(m, self.seed, range(self.first, self.first + self.games)),
@@ -202,14 +202,14 @@ class Replay:
     progress: bool = field(default=True, repr=False)
 
     def _source(self):
-        from zsim.records import RecordFile
+        from zsim.record_files import RecordFile
 
         if self._file is None:
             self._file = RecordFile(self.path)
         return self._file
 
     def __iter__(self) -> Iterator[ReplayedGame]:
-        from zsim.records import MALFORMED, game_of, reading_progress
+        from zsim.record_files import MALFORMED, game_of, reading_progress
 
         source = self._source()
         with source.reading() as games, reading_progress(source, "replay", not self.progress) as update:

@@ -428,7 +428,7 @@ def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = No
         Game 0 of seed 7: 2 players, 32 jobs
     """
     from zsim._api_inputs import flag, game_of, path_arg
-    from zsim.records import RecordFile
+    from zsim.record_files import RecordFile
 
     path_arg(path, "the record file", none_ok=False)
     check, progress = flag(check, "--check"), flag(progress, "progress")

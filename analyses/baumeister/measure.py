@@ -349,7 +349,7 @@ def per_game_sums(frame: pl.DataFrame, by: list[str], cols: list[str]) -> pl.Dat
 def play_cards(matchup: Matchup, games: int, seed: int, advance=None, chunk: int = 2_000):
     """Play ``games`` games of ``matchup`` with the per-card log, ``chunk`` at a time:
     yields (seat rows, game rows, cards, first game) per chunk."""
-    from zsim.games.baumeister.fast import play_cards as play
+    from zsim.games.baumeister.batch import play_cards as play
     from zsim.strategy_registry import strategy_arrays
 
     ids, params = strategy_arrays(GAME, list(matchup.strategies))

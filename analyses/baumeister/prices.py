@@ -1,7 +1,7 @@
 """Do auctions price Baumeister's cards right? The price paid per card type and
 value, over the course of the game, against what the card was finally worth.
 
-Played with the fast engine's per-card log (``fast.play_cards``): for each
+Played with the fast engine's per-card log (``batch.play_cards``): for each
 game and card, its last sale (price, turn, buyer, stack) and where it ended.
 A bought card's *worth* is its value if it ended built, minus its value if it
 ended in a hand (the hand is subtracted at scoring), 0 if it ended back in a

@@ -197,7 +197,7 @@ class PackagedGame(Game, ABC):
     """A game laid out as every game of zsim is: ``<package>.rules``
     (``Rules``, ``parse_rule_options(options, base, players)``),
     ``<package>.records`` (``to_jsonl``, ``check_record(events, name)``),
-    ``<package>.telling`` (``play_by_play``), ``<package>.fast``
+    ``<package>.telling`` (``play_by_play``), ``<package>.batch``
     (``reference_rows(result)``: a reference game's result as the fast
     engine's rows), for a game with a deck ``<package>.<deck_module>``
     (``default_deck``, ``load_deck``), and an engine that writes ``1 + seat``
@@ -256,7 +256,7 @@ class PackagedGame(Game, ABC):
             yield self.reference_game(matchup, seed, g, record=True).events
 
     def reference_rows(self, matchup, seed: int, game: int):
-        seat, row = self._module("fast").reference_rows(self.reference_game(matchup, seed, game))
+        seat, row = self._module("batch").reference_rows(self.reference_game(matchup, seed, game))
         return np.asarray(seat), np.asarray(row)
 
     def reference_decisions(self, matchup, seed: int, game: int) -> int:

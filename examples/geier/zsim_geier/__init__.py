@@ -13,9 +13,9 @@ Modules, laid out as zsim's built-in games are:
 * :mod:`.cards` — the prize and bid cards as the reference engine names them;
 * :mod:`.reference` — the plain-Python reference engine (plays and replays);
 * :mod:`.reference_bots` — a seat's view and the reference engine's own bots;
-* :mod:`.kernel_decider` — the reference engine asking the compiled strategies;
+* :mod:`.reference_kernels` — the reference engine asking the compiled strategies;
 * :mod:`.replay`, :mod:`.records`, :mod:`.telling` — records read back, refereed, told;
-* :mod:`.constants`, :mod:`.hand_nb`, :mod:`.engine_nb`, :mod:`.batch_nb`, :mod:`.fast` —
+* :mod:`.constants`, :mod:`.hand_nb`, :mod:`.engine_nb`, :mod:`.batch_nb`, :mod:`.batch` —
   the fast numba engine;
 * :mod:`.strategies` — the strategies (entry points ``zsim.strategies.geier``);
 * :mod:`.analyses` — where the game's analyses and report plan will go.

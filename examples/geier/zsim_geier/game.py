@@ -67,7 +67,7 @@ class Geier(PackagedGame):
 
     # -------------------------------------------------------------- the engine
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
-        from zsim_geier.fast import play_into
+        from zsim_geier.batch import play_into
         play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block, roster=roster)
 
     # -------------------------------------------------------------- records and the reference engine
@@ -76,7 +76,7 @@ class Geier(PackagedGame):
         :attr:`reference_strategies`, else the registered kernels decide (KernelDecider)."""
         from zsim.rng import game_key
         from zsim.strategy_registry import parse_one, spec_values
-        from zsim_geier.kernel_decider import play_reference_game
+        from zsim_geier.reference_kernels import play_reference_game
         from zsim_geier.reference import Game, SeededChance
         from zsim_geier.reference_bots import BotDecider, make_bot
 

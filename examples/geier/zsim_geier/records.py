@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable
 
 from zsim.errors import ZsimError
-from zsim.replaying import carry
+from zsim.record_referee import carry
 from zsim_geier.reference import Result, play_game
 from zsim_geier.replay import ReplayError, replay_game
 

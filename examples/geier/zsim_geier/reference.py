@@ -8,7 +8,7 @@ games and replays records:
 * a *chance* object orders the prize deck (:class:`SeededChance` from the
   seeded streams; the replayer of :mod:`.replay` from a record), and
 * a *decider* gives each seat's sealed bid (:class:`~.reference_bots.BotDecider`
-  asks the reference bots, :class:`~.kernel_decider.KernelDecider` the
+  asks the reference bots, :class:`~.reference_kernels.KernelDecider` the
   compiled strategies, the replayer reads the record).
 
 Randomness layout (a fast engine must reproduce it draw for draw)
@@ -30,7 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from zsim.errors import ZsimError
-from zsim.replaying import Recording
+from zsim.record_referee import Recording
 from zsim.rng import PyStream, fisher_yates, game_key
 from zsim_geier import cards as C
 from zsim_geier.reference_bots import BotDecider, SeatView, make_bot

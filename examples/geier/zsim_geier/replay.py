@@ -12,7 +12,7 @@ defines are ignored.
 from __future__ import annotations
 
 from zsim.errors import ZsimError
-from zsim.replaying import RecordReferee, play_checked, short, start_event
+from zsim.record_referee import RecordReferee, play_checked, short, start_event
 from zsim_geier import cards as C
 from zsim_geier.reference import NAME, Game, Result
 from zsim_geier.rules import MAX_PLAYERS, MIN_PLAYERS, Rules

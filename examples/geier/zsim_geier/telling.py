@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from zsim.records import tell
+from zsim.record_files import tell
 
 
 def _cards(cards) -> str:

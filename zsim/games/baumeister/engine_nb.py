@@ -59,7 +59,7 @@ the machine code, and makes the table's views with it, so each kernel's
 is that constant and its loops over the seats are unrolled (docs/performance.md,
 sixteenth round). The kernel of every strategy (``ZSIM_ROSTER=all``) stays for
 any number, and so does one for bots of both kinds, copied in and called
-(``fast.play_into``: its mixed field measured slower for a table size).
+(``batch.play_into``: its mixed field measured slower for a table size).
 
 The build search asks each spot once which types it takes
 (``rows_nb.spots_nb``: the open ends and the gaps, each with a bitmask of

@@ -78,7 +78,7 @@ class Baumeister(PackagedGame):
 
     # -------------------------------------------------------------- the engine
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
-        from zsim.games.baumeister.fast import play_into
+        from zsim.games.baumeister.batch import play_into
         play_into(matchup.rules, matchup.deck, seed, first, n, ids, params, seat_out, game_out, block,
                   roster=roster)
 
@@ -87,7 +87,7 @@ class Baumeister(PackagedGame):
         """The reference engine's game; its own Python strategies play where every seat is one of
         :attr:`reference_strategies` (and no record is asked for), else the registered kernels
         decide (KernelDecider)."""
-        from zsim.games.baumeister.kernel_decider import play_reference_game
+        from zsim.games.baumeister.reference_kernels import play_reference_game
         from zsim.games.baumeister.reference import play_game
 
         if not record and all(s in self.reference_strategies for s in matchup.strategies):

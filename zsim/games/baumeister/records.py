@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from zsim.errors import ZsimError
-from zsim.replaying import carry
+from zsim.record_referee import carry
 from zsim.games.baumeister.reference import Result, play_game
 from zsim.games.baumeister.replay import ReplayError, replay_game
 

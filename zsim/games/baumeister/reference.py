@@ -32,7 +32,7 @@ from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import TYPES, Deck, default_deck
 from zsim.games.baumeister.city import City
 from zsim.games.baumeister.rules import Rules
-from zsim.replaying import Recording
+from zsim.record_referee import Recording
 from zsim.rng import PyStream, fisher_yates, game_key
 
 NAME = "baumeister"

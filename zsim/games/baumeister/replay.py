@@ -10,7 +10,7 @@ line (1 = the ``start`` line). Fields beyond TRACE.md's are ignored.
 from __future__ import annotations
 
 from zsim.errors import ZsimError
-from zsim.replaying import RecordReferee, play_checked, short, start_event
+from zsim.record_referee import RecordReferee, play_checked, short, start_event
 from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import Deck
 from zsim.games.baumeister.reference import NAME, SAB, Game, Result

@@ -71,7 +71,7 @@ class Zahlemann(PackagedGame):
     # -------------------------------------------------------------- rules
     # -------------------------------------------------------------- the engine
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
-        from zsim.games.zahlemann.fast import play_into
+        from zsim.games.zahlemann.batch import play_into
         play_into(matchup.rules, seed, first, n, ids, params, seat_out, game_out, block, roster=roster)
 
     # -------------------------------------------------------------- the reference engine
@@ -79,7 +79,7 @@ class Zahlemann(PackagedGame):
         """The reference engine's game; its own Python strategies play where every seat is one of
         :attr:`reference_strategies` (and no record is asked for), else the registered kernels
         decide (KernelDecider)."""
-        from zsim.games.zahlemann.kernel_decider import play_reference_game
+        from zsim.games.zahlemann.reference_kernels import play_reference_game
         from zsim.games.zahlemann.reference import play_game
         from zsim.strategy_registry import spec_values
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from collections.abc import Iterable
 
 from zsim.errors import ZsimError
-from zsim.replaying import carry
+from zsim.record_referee import carry
 from zsim.games.zahlemann.reference import Result, play_game
 from zsim.games.zahlemann.replay import ReplayError, replay_game
 

@@ -51,7 +51,7 @@ from zsim.games.zahlemann import payment as pay
 from zsim.games.zahlemann.rules import Rules
 from zsim.games.zahlemann.reference_bots import (
     BONUS, DRAWN, KEEP, PLAY, STOP, OracleView, SeatView, StrategyDecider, make_strategy)
-from zsim.replaying import Recording
+from zsim.record_referee import Recording
 from zsim.rng import PyStream, fisher_yates, game_key
 
 NAME = "zahlemann"

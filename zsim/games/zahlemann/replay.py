@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 from zsim.errors import ZsimError
-from zsim.replaying import RecordReferee, play_checked, short, start_event
+from zsim.record_referee import RecordReferee, play_checked, short, start_event
 from zsim.games.zahlemann import cards as C
 from zsim.games.zahlemann.reference import NAME, Game, Result
 from zsim.games.zahlemann.rules import MAX_PLAYERS, MIN_PLAYERS, Rules

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from zsim.records import tell
+from zsim.record_files import tell
 
 _DRAW = {"no_match": "draws", "penalty": "draws a penalty card:", "fifty": "is skipped and draws"}
 _PASS = {"no_card": "nothing to draw", "no_match": "no match", "kept": "keeps the drawn match"}

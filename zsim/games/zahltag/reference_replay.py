@@ -11,12 +11,12 @@ from zsim.games.zahltag.deck import Deck
 from zsim.games.zahltag.notation import action_from_json, card_code
 from zsim.games.zahltag.reference import TYPES, Game, RefResult
 from zsim.games.zahltag.rules import Rules
-from zsim.replaying import placed
+from zsim.record_referee import placed
 
 
 class ReplayError(Exception):
     """A game record that the rules cannot replay (names the offending event;
-    :func:`~zsim.replaying.placed` at its index in the record)."""
+    :func:`~zsim.record_referee.placed` at its index in the record)."""
 
 
 # ------------------------------------------------------------------ replaying records

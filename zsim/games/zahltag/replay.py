@@ -4,12 +4,12 @@ from __future__ import annotations
 from typing import Iterator
 
 from zsim.errors import ZsimError
-from zsim.replaying import carry, placed, short
+from zsim.record_referee import carry, placed, short
 
 TYPE_NAMES = {"F": "foreman", "W": "worker", "C": "crane", "E": "excavator"}
 
 
-from zsim.records import MAX_LINE, read_records, tell  # noqa: F401  (the generic reader, re-exported)
+from zsim.record_files import MAX_LINE, read_records, tell  # noqa: F401  (the generic reader, re-exported)
 
 
 def check_record(events: list[dict]) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 from zsim.rng import game_key, stream_start
 from zsim_geier import cards as C
 from zsim_geier import constants as K
-from zsim_geier.fast import rules_array
+from zsim_geier.batch import rules_array
 from zsim_geier.reference import Game, Result, SeededChance
 from zsim_geier.rules import Rules
 

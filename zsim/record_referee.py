@@ -8,7 +8,7 @@ and decisions (read from the line the rules write next) and its own
 
 Every error about a game's line is also :func:`placed`: it carries the
 event's index in the game and the problem in words, so that a reader of a
-file of many games (:mod:`zsim.records`) can name the file's own line.
+file of many games (:mod:`zsim.record_files`) can name the file's own line.
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ game's events are held at a time, with the file's line number of each
 longest game and its first game is told before the rest is read. A problem
 in a game is named by the file's line and the game's number in the file,
 ``games.jsonl line 708 (game 2, bids): ...``: the games' checkers mark their
-errors with the event's index in the game (:func:`zsim.replaying.placed`)
+errors with the event's index in the game (:func:`zsim.record_referee.placed`)
 and :meth:`GameRecord.refuse` turns that into the file's line.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Iterator
 
 from zsim.errors import ZsimError
 from zsim.games import DEFAULT_GAME
-from zsim.replaying import placed
+from zsim.record_referee import placed
 
 #: no event of a record comes near this; a longer "line" (``/dev/zero``, a
 #: binary file) is refused before it can fill the memory

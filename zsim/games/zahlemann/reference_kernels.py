@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.zahlemann import constants as K
-from zsim.games.zahlemann.fast import rules_array
+from zsim.games.zahlemann.batch import rules_array
 from zsim.games.zahlemann.reference import Game, Result, SeededChance
 from zsim.games.zahlemann.rules import Rules
 from zsim.games.zahlemann.reference_bots import BONUS, DRAWN, KEEP, PLAY, STOP

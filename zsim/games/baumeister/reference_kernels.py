@@ -15,7 +15,7 @@ from zsim.games.baumeister import constants as K
 from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import CORNER, HALL
 from zsim.games.baumeister.city import LEFT
-from zsim.games.baumeister.fast import rules_array
+from zsim.games.baumeister.batch import rules_array
 from zsim.games.baumeister.reference import HIDDEN_STACK, OPEN_STACK, STACKS, Game, Result, SeededChance
 from zsim.rng import game_key, stream_start
 
