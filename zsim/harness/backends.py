@@ -106,7 +106,7 @@ def notify(text: str) -> None:
     still apply (the command line's ``--quiet`` ignores them all)."""
     from zsim import progress
 
-    here = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep   # zsim/, not zsim/harness/
     frame = sys._getframe(1)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(here):
         frame = frame.f_back
@@ -257,131 +257,34 @@ class DaskBackend:
 
     # ------------------------------------------------------------ playing
     def results(self, plan: Plan, indices: Iterable[int], rows: bool) -> Iterator[ChunkResult]:
-        todo = iter(indices)
-        finished: queue.SimpleQueue = queue.SimpleQueue()   # futures, as dask says they are done
-        active: dict[str, tuple[object, int, int]] = {}    # key -> (future, chunk index, order handed out)
-        run_id = uuid.uuid4().hex      # keys never meet an earlier run's, on this cluster or another
-        handed = 0                     # chunks handed out so far
-        more = True                    # the indices are not used up
-        window = 2                     # until the first look says how many workers there are
-        last_probe = time.monotonic()
-        no_workers_since: float | None = None
-        no_answer_since: float | None = None
-
-        def wait_begins() -> None:
-            notify(f"waiting up to {self.idle_timeout:g} s for a dask worker at {self.address} "
-                   f"(the scheduler has none)")
-            _progress_waiting("waiting for a dask worker")
-
-        def wait_ends() -> None:
-            nonlocal no_workers_since
-            if no_workers_since is not None:
-                no_workers_since = None
-                _progress_waiting(None)
-
-        def hand_out() -> None:
-            nonlocal handed, more
-            while more and len(active) < window:
-                if active and handed - min(o for _, _, o in active.values()) >= AHEAD * window:
-                    return     # the oldest chunk is late: the driver would have to hold the rest
-                try:
-                    i = next(todo)
-                except StopIteration:
-                    more = False
-                    return
-                first, n = plan.span(i)
-                f = self.client.submit(play_task, plan.matchup, plan.seed, i, first, n, rows, self.threads,
-                                       key=f"zsim-chunk-{i}-{run_id}", pure=False, retries=3)
-                active[f.key] = (f, i, handed)
-                handed += 1
-                f.add_done_callback(finished.put)
-
-        def look() -> None:
-            """Raise when the cluster cannot finish the run; else adjust the window."""
-            nonlocal window, no_workers_since, no_answer_since, last_probe
-            t = time.monotonic()
-            last_probe = t
-            if self.client.status in ("closing", "closed"):
-                raise self._lost("the connection is closed")
-            n = self._probe()
-            if n is None:
-                no_answer_since = no_answer_since or t
-                if t - no_answer_since >= self.connect_timeout:
-                    raise self._lost(f"no answer for {self.connect_timeout:g} s")
-                return
-            no_answer_since = None
-            if n == 0:
-                if no_workers_since is None:
-                    no_workers_since = t
-                    wait_begins()
-                if t - no_workers_since >= self.idle_timeout:
-                    raise ZsimError(f"the dask cluster at {self.address} has had no workers for "
-                                    f"{self.idle_timeout:g} s; start workers or use --backend local")
-            else:
-                wait_ends()
-                window = 2 * n
-
-        def collect(f, i: int) -> ChunkResult | None:
-            """The chunk's result, or None when it is not to be had yet (its
-            result went with a worker and dask plays it again)."""
-            status = f.status
-            if status == "finished":
-                try:
-                    return f.result(timeout=self.connect_timeout)
-                except TimeoutError:
-                    return None
-                except Exception as exc:
-                    status = f.status
-                    if status in ("pending", "lost"):
-                        return None
-                    if status != "cancelled":
-                        raise self._failed(plan, i, exc) from None
-            if status == "error":
-                try:
-                    exc = f.exception(timeout=self.connect_timeout)
-                except Exception as e:   # the error itself could not be fetched
-                    exc = e
-                raise self._failed(plan, i, exc) from None
-            if status == "cancelled":
-                if self.client.status != "running":
-                    raise self._lost("the connection closed mid-run")
-                raise ZsimError(f"chunk {i} of the run was cancelled on the dask cluster at {self.address} "
-                                f"(by another client?)")
-            return None
-
+        flight = _InFlight(self, plan, indices, rows)
         try:
-            look()             # a cluster with no workers says so now, not after a second
-            hand_out()
-            while active:
+            flight.look()             # a cluster with no workers says so now, not after a second
+            flight.hand_out()
+            while flight.active:
                 try:
-                    f = finished.get(timeout=POLL)
+                    f = flight.finished.get(timeout=POLL)
                 except queue.Empty:
-                    look()
-                    hand_out()
+                    flight.look()
+                    flight.hand_out()
                     continue
-                entry = active.get(f.key)
+                entry = flight.active.get(f.key)
                 if entry is None or entry[0] is not f:
                     continue
-                res = collect(f, entry[1])
+                res = flight.collect(f, entry[1])
                 if res is None:
-                    look()
-                    f.add_done_callback(finished.put)    # heard of again once it is played again
+                    flight.look()
+                    f.add_done_callback(flight.finished.put)    # heard of again once it is played again
                     continue
-                del active[f.key]
+                del flight.active[f.key]
                 f.release()
-                wait_ends()      # a worker played it
-                if time.monotonic() - last_probe > 10 * POLL:
-                    look()      # now and then, so the window follows workers that come and go
-                hand_out()
+                flight.wait_ends()      # a worker played it
+                if time.monotonic() - flight.last_probe > 10 * POLL:
+                    flight.look()      # now and then, so the window follows workers that come and go
+                flight.hand_out()
                 yield res
         finally:
-            # a stop, an error, or the driver done early: the chunks still out are not wanted.
-            # Releasing is local (it queues a message), so it cannot hang on a lost scheduler.
-            for f, _, _ in active.values():
-                f.release()
-            active.clear()
-            if no_workers_since is not None:
-                _progress_waiting(None)
+            flight.let_go()
 
     def _failed(self, plan: Plan, i: int, exc: BaseException) -> ZsimError:
         first, n = plan.span(i)
@@ -408,6 +311,115 @@ class DaskBackend:
                     self.cluster.close(timeout=10)
                 except Exception:
                     pass
+
+
+class _InFlight:
+    """One run's chunks on a dask cluster: those handed out and not yet taken back, the
+    window of how many may be out, and the watch on the cluster's workers and scheduler
+    (:meth:`DaskBackend.results` drives it)."""
+
+    def __init__(self, backend: DaskBackend, plan: Plan, indices: Iterable[int], rows: bool):
+        self.backend, self.plan, self.rows = backend, plan, rows
+        self.todo = iter(indices)
+        self.finished: queue.SimpleQueue = queue.SimpleQueue()   # futures, as dask says they are done
+        self.active: dict[str, tuple[object, int, int]] = {}    # key -> (future, chunk index, order handed out)
+        self.run_id = uuid.uuid4().hex  # keys never meet an earlier run's, on this cluster or another
+        self.handed = 0                 # chunks handed out so far
+        self.more = True                # the indices are not used up
+        self.window = 2                 # until the first look says how many workers there are
+        self.last_probe = time.monotonic()
+        self.no_workers_since: float | None = None
+        self.no_answer_since: float | None = None
+
+    def wait_begins(self) -> None:
+        b = self.backend
+        notify(f"waiting up to {b.idle_timeout:g} s for a dask worker at {b.address} (the scheduler has none)")
+        _progress_waiting("waiting for a dask worker")
+
+    def wait_ends(self) -> None:
+        if self.no_workers_since is not None:
+            self.no_workers_since = None
+            _progress_waiting(None)
+
+    def hand_out(self) -> None:
+        plan, b = self.plan, self.backend
+        while self.more and len(self.active) < self.window:
+            if self.active and self.handed - min(o for _, _, o in self.active.values()) >= AHEAD * self.window:
+                return     # the oldest chunk is late: the driver would have to hold the rest
+            try:
+                i = next(self.todo)
+            except StopIteration:
+                self.more = False
+                return
+            first, n = plan.span(i)
+            f = b.client.submit(play_task, plan.matchup, plan.seed, i, first, n, self.rows, b.threads,
+                                key=f"zsim-chunk-{i}-{self.run_id}", pure=False, retries=3)
+            self.active[f.key] = (f, i, self.handed)
+            self.handed += 1
+            f.add_done_callback(self.finished.put)
+
+    def look(self) -> None:
+        """Raise when the cluster cannot finish the run; else adjust the window."""
+        b = self.backend
+        t = time.monotonic()
+        self.last_probe = t
+        if b.client.status in ("closing", "closed"):
+            raise b._lost("the connection is closed")
+        n = b._probe()
+        if n is None:
+            self.no_answer_since = self.no_answer_since or t
+            if t - self.no_answer_since >= b.connect_timeout:
+                raise b._lost(f"no answer for {b.connect_timeout:g} s")
+            return
+        self.no_answer_since = None
+        if n == 0:
+            if self.no_workers_since is None:
+                self.no_workers_since = t
+                self.wait_begins()
+            if t - self.no_workers_since >= b.idle_timeout:
+                raise ZsimError(f"the dask cluster at {b.address} has had no workers for "
+                                f"{b.idle_timeout:g} s; start workers or use --backend local")
+        else:
+            self.wait_ends()
+            self.window = 2 * n
+
+    def collect(self, f, i: int) -> ChunkResult | None:
+        """The chunk's result, or None when it is not to be had yet (its
+        result went with a worker and dask plays it again)."""
+        b = self.backend
+        status = f.status
+        if status == "finished":
+            try:
+                return f.result(timeout=b.connect_timeout)
+            except TimeoutError:
+                return None
+            except Exception as exc:
+                status = f.status
+                if status in ("pending", "lost"):
+                    return None
+                if status != "cancelled":
+                    raise b._failed(self.plan, i, exc) from None
+        if status == "error":
+            try:
+                exc = f.exception(timeout=b.connect_timeout)
+            except Exception as e:   # the error itself could not be fetched
+                exc = e
+            raise b._failed(self.plan, i, exc) from None
+        if status == "cancelled":
+            if b.client.status != "running":
+                raise b._lost("the connection closed mid-run")
+            raise ZsimError(f"chunk {i} of the run was cancelled on the dask cluster at {b.address} "
+                            f"(by another client?)")
+        return None
+
+    def let_go(self) -> None:
+        """A stop, an error, or the driver done early: the chunks still out are not wanted.
+        Releasing is local (it queues a message), so it cannot hang on a lost scheduler."""
+        for f, _, _ in self.active.values():
+            f.release()
+        self.active.clear()
+        if self.no_workers_since is not None:
+            _progress_waiting(None)
 
 
 def _progress_waiting(text: str | None) -> None:

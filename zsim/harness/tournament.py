@@ -272,22 +272,8 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
             for l, (row, m) in enumerate(zip(orders[o].tolist(), matchups[o])):
                 first = deals * (1 + l) + lo if independent else lo
                 so, go = play_chunk(m, seed, first, hi - lo, seat_buf, game_buf)
-                place = so[:, :, place_col]
-                top = place == 1
-                win = np.where(top, WIN_UNITS // np.maximum(top.sum(axis=1, keepdims=True), 1), 0)
-                vals = (win, so[:, :, score_col], place)
-                for i, v in enumerate(vals):
-                    seat[i, part] += v
-                    for s, e in enumerate(row):
-                        ent[i, part, e] += v[:, s]
-                for i, j in itertools.permutations(range(p), 2):
-                    a, b = row[i], row[j]
-                    if a != b:
-                        won[part, a, b] += place[:, i] < place[:, j]
-                        tie[a, b] += int((place[:, i] == place[:, j]).sum())
-                        pairs[a, b] += hi - lo
-                for a, b in itertools.permutations(set(row), 2):
-                    shared[a, b] += hi - lo
+                win = _fold_seating(so[:, :, place_col], so[:, :, score_col], row, part, ent, seat, won,
+                                    (tie, pairs, shared))
                 if on_rows is not None:
                     on_rows(_rows(m, so, go, first, lo, o * n_seat + l, win, enum))
                 if on_games is not None:
@@ -304,6 +290,31 @@ def run_tournament(entries: tuple[str, ...], players: int, deals: int, seed: int
     return Tournament(tuple(entries), p, orders, design, deals, seed, independent,
                       ent_sum, ent_sq, seat_sum, seat_sq, above, above_sq, tie, pairs, shared,
                       same, checked, game)
+
+
+def _fold_seating(place, score, row: list[int], part: slice, ent, seat, won, counts) -> np.ndarray:
+    """Fold one seating's games (``place`` and ``score`` [n, P] of deals ``part`` of the
+    chunk, seat ``s`` held by entry ``row[s]``) into the chunk's per-deal sums (``ent``,
+    ``seat``: wins, score and place; ``won``: seat pairs the row won) and the
+    tournament's ``counts`` (ties, pairs and games shared, per pair of entries).
+    Returns the seats' win units."""
+    tie, pairs, shared = counts
+    n = place.shape[0]
+    top = place == 1
+    win = np.where(top, WIN_UNITS // np.maximum(top.sum(axis=1, keepdims=True), 1), 0)
+    for i, v in enumerate((win, score, place)):
+        seat[i, part] += v
+        for s, e in enumerate(row):
+            ent[i, part, e] += v[:, s]
+    for i, j in itertools.permutations(range(len(row)), 2):
+        a, b = row[i], row[j]
+        if a != b:
+            won[part, a, b] += place[:, i] < place[:, j]
+            tie[a, b] += int((place[:, i] == place[:, j]).sum())
+            pairs[a, b] += n
+    for a, b in itertools.permutations(set(row), 2):
+        shared[a, b] += n
+    return win
 
 
 def _rows(m: Matchup, so, go, first: int, deal0: int, seating: int, win, enum) -> pl.DataFrame:

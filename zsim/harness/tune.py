@@ -50,6 +50,8 @@ Which games are used (the seeds)
 """
 from __future__ import annotations
 
+import functools
+
 import math
 import warnings
 from dataclasses import asdict, dataclass
@@ -282,6 +284,64 @@ def _optimizer_class(name: str):
     return cls
 
 
+def _mean_share(values: dict[str, float], first: int, deals: int, *, name, params, field, rules, deck, seed,
+                on_games, game) -> float:
+    """The candidate ``values``' mean win share over ``deals`` deals from deal ``first``."""
+    return float(deal_win_shares(candidate_spec(name, params, values, game), field, rules, deck, seed, first, deals,
+                                 on_games=on_games, game=game).mean())
+
+
+def _key(params, values: dict[str, float]) -> tuple[float, ...]:
+    return tuple(values[p.name] for p in params)
+
+
+def _search(params, plan, optimizer: str, seed: int, play, on_candidate):
+    """The optimiser's search: each candidate on its own deals, in turn. Returns every
+    candidate's scores (insertion order = first evaluation) and the optimiser's recommendation."""
+    import nevergrad as ng
+
+    cls = _optimizer_class(optimizer)
+    parametrization = ng.p.Dict(**{
+        p.name: ng.p.Scalar(init=p.default, lower=p.low, upper=p.high) for p in params})
+    parametrization.function.deterministic = False    # tells noise-aware optimisers the truth
+    parametrization.random_state = np.random.RandomState(
+        np.random.MT19937(np.random.SeedSequence([seed, _OPTIMIZER_STREAM])))
+    next_deal = TUNE_FIRST
+    scores: dict[tuple[float, ...], list[float]] = {}
+    with warnings.catch_warnings():
+        # nevergrad warns about budgets it finds small for an optimiser; not the user's problem
+        warnings.simplefilter("ignore")
+        try:
+            opt = cls(parametrization=parametrization, budget=plan.candidates, num_workers=1)
+            for i in range(plan.candidates):
+                cand = opt.ask()
+                values = representable(params, cand.value)
+                share = play(values, next_deal, plan.deals_per_candidate)
+                next_deal += plan.deals_per_candidate
+                opt.tell(cand, -share)
+                scores.setdefault(_key(params, values), []).append(share)
+                if on_candidate is not None:
+                    on_candidate(i, plan.candidates, values, share)
+            recommended = representable(params, opt.provide_recommendation().value)
+        except ImportError as exc:   # a few of nevergrad's optimisers need optional packages
+            raise ZsimError(f"optimizer {optimizer} needs a package zsim does not install: "
+                            f"{exc}") from None
+    return scores, recommended
+
+
+def _race(params, plan, scores, recommended, play, first: int):
+    """The race: the optimiser's recommendation and the candidates with the best mean
+    scores play the same fresh tuning deals from ``first``; the best of them wins (the
+    first of equals: the recommendation). Returns the winner's key and the race's shares."""
+    by_score = sorted(scores, key=lambda k: -float(np.mean(scores[k])))   # stable: ties by first seen
+    top = _key(params, recommended)
+    finalists = ([top] + [k for k in by_score if k != top])[:max(1, plan.finalists)]
+    if not plan.race_deals:
+        return finalists[0], []
+    race = [play(dict(zip((p.name for p in params), k)), first, plan.race_deals) for k in finalists]
+    return finalists[int(np.argmax(race))], race
+
+
 def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
          batch: int | None = None, eval_games: int = DEFAULT_EVAL_GAMES, rules=None,
          deck=None, optimizer: str = DEFAULT_OPTIMIZER, game: str = DEFAULT_GAME,
@@ -298,8 +358,6 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
     ``on_candidate(i, n, values, win_share)`` is told every search evaluation;
     ``on_games(n)`` the games of every chunk played, search, race and
     evaluation alike (at most :func:`planned_games` in all)."""
-    import nevergrad as ng
-
     spec = get_game(game)
     rules = rules or spec.default_rules()
     deck = deck or spec.default_deck()
@@ -311,55 +369,12 @@ def tune(strategy: str, field: tuple[str, ...], *, budget: int, seed: int = 0,
     Matchup(players, seating(name, field, 0), rules, deck, game)   # rules, deck and players checked once
 
     plan = plan_budget(budget, batch, players)
-    cls = _optimizer_class(optimizer)
-    parametrization = ng.p.Dict(**{
-        p.name: ng.p.Scalar(init=p.default, lower=p.low, upper=p.high) for p in params})
-    parametrization.function.deterministic = False    # tells noise-aware optimisers the truth
-    parametrization.random_state = np.random.RandomState(
-        np.random.MT19937(np.random.SeedSequence([seed, _OPTIMIZER_STREAM])))
-
-    def key(values: dict[str, float]) -> tuple[float, ...]:
-        return tuple(values[p.name] for p in params)
-
-    next_deal = TUNE_FIRST
-    scores: dict[tuple[float, ...], list[float]] = {}      # insertion order = first evaluation
-    with warnings.catch_warnings():
-        # nevergrad warns about budgets it finds small for an optimiser; not the user's problem
-        warnings.simplefilter("ignore")
-        try:
-            opt = cls(parametrization=parametrization, budget=plan.candidates, num_workers=1)
-            for i in range(plan.candidates):
-                cand = opt.ask()
-                values = representable(params, cand.value)
-                share = float(deal_win_shares(candidate_spec(name, params, values, game), field, rules,
-                                              deck, seed, next_deal, plan.deals_per_candidate,
-                                              on_games=on_games, game=game).mean())
-                next_deal += plan.deals_per_candidate
-                opt.tell(cand, -share)
-                scores.setdefault(key(values), []).append(share)
-                if on_candidate is not None:
-                    on_candidate(i, plan.candidates, values, share)
-            recommended = representable(params, opt.provide_recommendation().value)
-        except ImportError as exc:   # a few of nevergrad's optimisers need optional packages
-            raise ZsimError(f"optimizer {optimizer} needs a package zsim does not install: "
-                            f"{exc}") from None
-
-    # The race: the optimiser's recommendation and the candidates with the best
-    # mean scores play the same fresh tuning deals; the best of them wins.
-    by_score = sorted(scores, key=lambda k: -float(np.mean(scores[k])))   # stable: ties by first seen
-    finalists = [key(recommended)] + [k for k in by_score if k != key(recommended)]
-    finalists = finalists[:max(1, plan.finalists)]
-    race: list[float] = []
-    if plan.race_deals:
-        for k in finalists:
-            values = dict(zip((p.name for p in params), k))
-            race.append(float(deal_win_shares(candidate_spec(name, params, values, game), field, rules,
-                                              deck, seed, next_deal, plan.race_deals,
-                                              on_games=on_games, game=game).mean()))
-        winner = finalists[int(np.argmax(race))]       # first of equals: the recommendation
-        next_deal += plan.race_deals
-    else:
-        winner = finalists[0]
+    play = functools.partial(_mean_share, name=name, params=params, field=field, rules=rules, deck=deck, seed=seed,
+                             on_games=on_games, game=game)
+    scores, recommended = _search(params, plan, optimizer, seed, play, on_candidate)
+    next_deal = TUNE_FIRST + plan.candidates * plan.deals_per_candidate
+    winner, race = _race(params, plan, scores, recommended, play, next_deal)
+    next_deal += plan.race_deals if plan.race_deals else 0
     best = dict(zip((p.name for p in params), winner))
 
     tuning_deals = next_deal - TUNE_FIRST
