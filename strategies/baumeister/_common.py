@@ -1,9 +1,10 @@
 """The judgement the heuristic Baumeister bots share (not a strategy: the underscore hides it).
 
 Every heuristic bot is one call of :func:`heuristic_nb` with its own
-settings. numba compiles it once for the whole family, and LLVM copies it
-into each bot that calls it (``hot_flat``), where the bot's settings are
-constants and the branches they rule out fall away: the bots' fields ran
+:data:`Weights`, each number named. numba compiles it once for the whole
+family, and LLVM copies it into each bot that calls it (``hot_flat``), where
+the bot's weights are constants and the branches they rule out fall away:
+the bots' fields ran
 about 1.07x as fast and a mixed field 1.18x, for an 8-bot kernel that
 compiles in about 29 s instead of 23 (docs/performance.md). The pieces,
 in the words the docstrings use:
@@ -15,12 +16,12 @@ in the words the docstrings use:
   likely left (the game ends when a stack runs out: about twice the smaller
   stack, at most both stacks);
 - a card's *worth* to a seat: its value; a gate's coins for every turn of
-  that seat's left, times ``gate``; a share of the bonuses the card serves
-  (a first town hall, a church, a corner tower matching another); less as
-  the end nears when it fits nowhere (a card left in hand counts against);
-  nothing but its penalty when it can never be built (a second town hall,
-  a third corner tower);
-- the *rate*: Thaler per point. A fixed ``rate``, or (``adaptive``) the
+  that seat's left, times ``gate_income``; a share of the bonuses the card
+  serves (a first town hall, a church, a corner tower matching another);
+  less as the end nears when it fits nowhere (a card left in hand counts
+  against); nothing but its penalty when it can never be built (a second
+  town hall, a third corner tower);
+- the *rate*: Thaler per point. A fixed ``rate``, or (``adaptive_rate``) the
   money the seat expects to have, its purse plus income for its turns left,
   spread over the points it expects to buy, the cards left to it times the
   deck's mean value, scaled by ``spend``;
@@ -31,7 +32,7 @@ A fair bot reads a card's identity only where ``known[seat, c]`` is 1: the
 card on auction when it auctioned it or it is open, otherwise the expected
 worth over the cards it does not know (of the announced type, once
 announced). Other seats' outlooks count only the cards this seat knows they
-hold. ``oracle`` = 1 reads the hidden card (the labelled oracle).
+hold. ``reads_hidden`` = 1 reads the hidden card (the labelled oracle).
 
 No helper writes to the engine's arrays or allocates. The helpers a money
 decision runs on every bid (the outlook, the worths, the rate, the limit)
@@ -41,6 +42,8 @@ word by word, and the pushing cost more than the judgement
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from zsim.games.baumeister import constants as K
@@ -49,6 +52,36 @@ from zsim.jit import hot, hot_flat, hot_inline
 
 #: a die's mean income (faces 1..5, S pays nothing)
 DIE_MEAN = 15.0 / 6.0
+
+#: A heuristic bot's weights, how :func:`heuristic_nb` weighs a decision (made by :func:`weights_nb`).
+Weights = collections.namedtuple("Weights", (
+    "rate",             # Thaler per point of worth: the fixed rate, read while adaptive_rate is 0
+    "adaptive_rate",    # int; 1: the rate from the money the seat expects to have (the *rate*), 0: the fixed rate
+    "spend",            # share of its expected money the adaptive rate plans to spend on cards
+    "reserve",          # int; Thaler it never bids away (held back to pay for keeping a card)
+    "gate_income",      # points per coin of a gate's income for every turn left to the seat
+    "early_income",     # extra points per coin of a gate on auction while 4+ of its turns are left (a share
+                        # with fewer); a gate it places counts its income 1 + early_income times
+    "open_share",       # its opening bid as a share of its limit
+    "sell",             # 0..1: weight of the keenest rival's wish against its own when it picks a stack, and
+                        # the share of that rival's limit it pushes to once outbid on its own card (0: neither)
+    "hurry_lead",       # built-value lead at which it auctions from the smaller stack, to end sooner (0: never)
+    "aggression",       # weight of an attack's expected damage against a delay's cost (0: none while it can build)
+    "keep",             # weight of an attacked card's worth against the price of keeping it
+    "offer_share",      # share of its expected loss it offers to keep an attacked card (saboteur=any)
+    "reads_hidden",     # int; 1: reads the hidden card on auction (the labelled oracle, not fair), 0: fair
+))
+
+
+@hot_inline
+def weights_nb(rate=1.0, adaptive_rate=0, spend=1.0, reserve=0, gate_income=0.5, early_income=0.0, open_share=0.6,
+               sell=0.0, hurry_lead=0.0, aggression=0.0, keep=1.0, offer_share=0.0, reads_hidden=0):
+    """The :data:`Weights` of the fields given, the others as ``value`` plays at a rate of 1. A float
+    field takes a float and an int field an int: every bot's Weights one type, one compile of
+    :func:`heuristic_nb` (a literal ``0`` for a float field would be a second)."""
+    return Weights(rate=rate, adaptive_rate=adaptive_rate, spend=spend, reserve=reserve, gate_income=gate_income,
+                   early_income=early_income, open_share=open_share, sell=sell, hurry_lead=hurry_lead,
+                   aggression=aggression, keep=keep, offer_share=offer_share, reads_hidden=reads_hidden)
 
 
 @hot_inline
@@ -356,49 +389,40 @@ def placement_score_nb(s, c, p, mine, gate, early, rows, city, st, deck, rules):
 
 
 @hot_flat
-def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
-                 rate, adaptive, spend, reserve, gate, early, open_frac, sell, hurry, aggression, keep, offer,
-                 oracle):
-    """One decision of a heuristic bot (see the module's docstring for the words).
-
-    ``sell`` (0..1) weighs what rivals would pay against what the seat wants when it picks a
-    stack, and is the share of the keenest rival's limit it pushes the price to once outbid on
-    its own card; ``hurry`` picks the smaller stack when the seat leads the built values
-    (ending the game sooner) by at least ``hurry`` points (0: never); ``aggression`` > 0 attacks
-    instead of building when an attack's expected damage, times it, beats a delay's cost;
-    ``keep`` scales what a card under attack is worth against its price; ``offer`` is the share
-    of the expected loss offered under the variant."""
+def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules, weights):
+    """One decision of a heuristic bot, as its ``weights`` weigh it (see the module's docstring)."""
     players = pub[K.PUB_PLAYERS]
     n_cards = pub[K.PUB_N]
     mine = turns_left_nb(pub) / players
-    r = rate
+    gate, sell, early = weights.gate_income, weights.sell, weights.early_income
+    r = weights.rate
     if kind != K.D_ACTION and kind != K.D_PLACE and kind != K.D_TAKE and kind != K.D_TARGET \
             and kind != K.D_CARD and kind != K.D_UNDER:      # the kinds that weigh money against points
-        r = rate_nb(seat, rate, adaptive, spend, city, st, pub, deck)
+        r = rate_nb(seat, weights.rate, weights.adaptive_rate, weights.spend, city, st, pub, deck)
     if kind == K.D_BID or kind == K.D_OPEN:
-        w = auction_worth_nb(seat, oracle, gate, loc, known, rows, city, st, pub, deck, rules)
+        w = auction_worth_nb(seat, weights.reads_hidden, gate, loc, known, rows, city, st, pub, deck, rules)
         c = pub[K.PUB_CARD]
-        if early > 0.0 and (oracle != 0 or known[seat, c] != 0) and deck[c, K.D_TYPE] == K.GATE:
+        if early > 0.0 and (weights.reads_hidden != 0 or known[seat, c] != 0) and deck[c, K.D_TYPE] == K.GATE:
             w += early * deck[c, K.D_COINS] * min(1.0, mine / 4.0)      # income sooner: worth most early
-        top = limit_nb(seat, w, r, reserve, st)
+        top = limit_nb(seat, w, r, weights.reserve, st)
         if kind == K.D_OPEN:
-            return max(opts[0], min(opts[1], int(open_frac * top), max(1, st[seat, K.ST_MONEY])))
+            return max(opts[0], min(opts[1], int(weights.open_share * top), max(1, st[seat, K.ST_MONEY])))
         if sell > 0.0 and seat == pub[K.PUB_AUCTIONEER]:
             # outbid on its own card: push the price towards what the keenest rival would pay for
             # it as the rivals see it (the card if it is open, an unknown card of its type if hidden)
             c = pub[K.PUB_CARD] if pub[K.PUB_STACK] == K.STACK_OPEN else 0
             rl = rivals_limit_nb(seat, c, pub[K.PUB_ANNOUNCED], gate, r, loc, known, rows, city, st, pub, deck,
                                  rules)
-            top = max(top, min(int(sell * rl), st[seat, K.ST_MONEY] - reserve))
+            top = max(top, min(int(sell * rl), st[seat, K.ST_MONEY] - weights.reserve))
         return opts[0] if opts[0] <= top else 0
     if kind == K.D_STACK:
-        if hurry > 0.0:
+        if weights.hurry_lead > 0.0:
             own = built_value_nb(seat, rows, city, deck)
             lead = 1e9
             for t in range(players):
                 if t != seat:
                     lead = min(lead, float(own - built_value_nb(t, rows, city, deck)))
-            if lead >= hurry:
+            if lead >= weights.hurry_lead:
                 return 0 if pub[K.PUB_SIZE_OPEN] <= pub[K.PUB_SIZE_HIDDEN] else 1
         room, halls, corners, cvals, _ = outlook_nb(seat, seat, loc, known, rows, city, st, pub, deck)
         top = pub[K.PUB_OPEN_TOP]
@@ -432,10 +456,10 @@ def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rul
             return 0                     # build, or nothing
         if not can_build:
             return attack
-        if aggression <= 0.0 or mine < 1.5:
+        if weights.aggression <= 0.0 or mine < 1.5:
             return 0
         delay = 1.0 + (3.0 if st[seat, K.ST_HAND] >= rules[K.R_HAND_MIN] - 1 else 0.0)
-        return attack if aggression * damage >= delay else 0
+        return attack if weights.aggression * damage >= delay else 0
     if kind == K.D_PLACE:
         best, at = -1e9, n - 1
         for i in range(n):
@@ -462,11 +486,11 @@ def heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rul
     if kind == K.D_KEEP or kind == K.D_OFFER:
         c = rows[seat, pub[K.PUB_ATTACK_POS]]
         v = float(deck[c, K.D_VALUE])
-        worth = keep * (v + (1.5 if city[seat, K.C_COUNT] > 2 else 0.0))
+        worth = weights.keep * (v + (1.5 if city[seat, K.C_COUNT] > 2 else 0.0))
         if kind == K.D_KEEP:
             return K.KEEP if worth * r >= v or mine < 1.0 else K.LOSE
         loss = destroy_chance_nb(seat, city, rules) * worth * r
-        return max(0, min(opts[1], int(offer * loss)))
+        return max(0, min(opts[1], int(weights.offer_share * loss)))
     if kind == K.D_ACCEPT:
         t = pub[K.PUB_TARGET]
         c = rows[t, pub[K.PUB_ATTACK_POS]]

@@ -12,7 +12,7 @@ plays as ``value``.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb
+from strategies.baumeister._common import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 
@@ -30,4 +30,4 @@ FAIR = True
 def decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
     """Draws nothing."""
     return heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
-                        1.0, 1, params[0], int(params[1]), 0.5, 0.0, 0.6, 0.0, params[2], 0.0, 1.0, 0.0, 0)
+                        weights_nb(adaptive_rate=1, spend=params[0], reserve=int(params[1]), hurry_lead=params[2]))

@@ -7,7 +7,7 @@ places, it puts gates first. Elsewhere it plays as ``value``.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb
+from strategies.baumeister._common import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 
@@ -25,4 +25,4 @@ FAIR = True
 def decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
     """Draws nothing."""
     return heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
-                        params[2], 0, 1.0, 0, params[0], params[1], 0.6, 0.0, 0.0, 0.0, 1.0, 0.0, 0)
+                        weights_nb(rate=params[2], gate_income=params[0], early_income=params[1]))

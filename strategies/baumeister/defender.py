@@ -9,7 +9,7 @@ expects) with ``reserve`` Thaler held back for defence.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb
+from strategies.baumeister._common import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 
@@ -27,4 +27,4 @@ FAIR = True
 def decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
     """Draws nothing."""
     return heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
-                        1.0, 1, 1.0, int(params[2]), 0.5, 0.0, 0.6, 0.0, 0.0, 0.0, params[0], params[1], 0)
+                        weights_nb(adaptive_rate=1, reserve=int(params[2]), keep=params[0], offer_share=params[1]))

@@ -8,7 +8,7 @@ stack is worth. Never mixed into fair results.
 from __future__ import annotations
 
 from strategies.baumeister import value
-from strategies.baumeister._common import heuristic_nb
+from strategies.baumeister._common import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 
 NAME = "oracle"
@@ -21,4 +21,4 @@ FAIR = False
 def decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
     """Draws nothing."""
     return heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
-                        params[0], 0, 1.0, 0, params[1], 0.0, params[2], 0.0, 0.0, 0.0, 1.0, 0.0, 1)
+                        weights_nb(rate=params[0], gate_income=params[1], open_share=params[2], reads_hidden=1))

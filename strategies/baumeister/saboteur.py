@@ -11,7 +11,7 @@ as ``value``.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb
+from strategies.baumeister._common import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 
@@ -28,4 +28,4 @@ FAIR = True
 def decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng):
     """Draws nothing."""
     return heuristic_nb(seat, kind, opts, n, loc, known, rows, city, st, pub, deck, rules,
-                        params[1], 0, 1.0, 0, 0.5, 0.0, 0.6, 0.0, 0.0, params[0], 1.0, 0.0, 0)
+                        weights_nb(rate=params[1], aggression=params[0]))
