@@ -74,12 +74,11 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.games.baumeister import constants as K
-from zsim.games.baumeister.rows_nb import (can_place_nb, hand_add_nb, hand_drop_nb, place_nb, score_nb, spots_nb,
-                                           unplace_nb)
+from zsim.games.baumeister.auction_nb import auction_nb
+from zsim.games.baumeister.rows_nb import can_place_nb, hand_drop_nb, place_nb, score_nb, spots_nb, unplace_nb
 from zsim.games.baumeister.sabotage_nb import (any_building_target_nb, any_hand_target_nb, attack_building_nb,
                                                attack_hand_nb)
-from zsim.games.baumeister.table_nb import (ask_nb, column_set_nb, mem_size, pop_top_nb, put_under_nb, roll_nb,
-                                            views_nb)
+from zsim.games.baumeister.table_nb import ask_nb, column_set_nb, mem_size, roll_nb, views_nb
 from zsim.jit import cols_nb, hot, hot_flat, index_nb, seat_after_nb
 from zsim.rng import game_key_nb, seed_streams_nb, shuffle_nb
 from zsim.roster import seats_nb
@@ -141,155 +140,6 @@ def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck
 
 
 # ------------------------------------------------------------------ 2. auction
-@hot_flat
-def cap_nb(money, max_bid, forbid):
-    """The highest bid a seat with ``money`` may make (``forbid``: overbid=forbid)."""
-    return min(max_bid, money) if forbid else max_bid
-
-
-@hot_flat
-def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-               game_out, sold, holds):
-    a = index_nb(a)
-    players = st.shape[0]              # a constant in a kernel for a table size (see play_games_nb)
-    n = 0
-    if pub[K.PUB_SIZE_OPEN] > 0:
-        opts[n] = K.STACK_OPEN
-        n += 1
-    if pub[K.PUB_SIZE_HIDDEN] > 0:
-        opts[n] = K.STACK_HIDDEN
-        n += 1
-    i = 0
-    if n > 1:
-        i = ask_nb(a, K.D_STACK, n, roster, ids, params, mem, deck, rules, rng)
-        if i < 0:
-            return
-    k = index_nb(opts[i])
-    card = index_nb(pop_top_nb(k, pub, stacks))
-    loc[card] = K.L_AUCTION
-    if k == K.STACK_HIDDEN:
-        known[a, card] = 1
-        game_out[K.G_HIDDEN_AUCTIONS] += 1
-    else:
-        column_set_nb(known, card, 1)
-    game_out[K.G_AUCTIONS] += 1
-    pub[K.PUB_AUCTIONEER] = a
-    pub[K.PUB_STACK] = k
-    pub[K.PUB_CARD] = card
-    pub[K.PUB_ANNOUNCED] = -1
-    column_set_nb(st, K.ST_LAST_BID, 0)
-    column_set_nb(st, K.ST_ACTIVE, 1)
-    # the rules read at every bid, read once (the compiler cannot keep them: every store
-    # into the game's arrays might, for all it knows, have changed them)
-    max_bid = rules[K.R_MAX_BID]
-    forbid = rules[K.R_FORBID] != 0
-    top = cap_nb(st[a, K.ST_MONEY], max_bid, forbid)
-    if top < 1:                      # overbid=forbid and an empty purse: unsold at once
-        unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                  game_out)
-        return
-    opening = 1
-    if top > 1:
-        opts[0] = 1
-        opts[1] = top
-        opening = ask_nb(a, K.D_OPEN, 2, roster, ids, params, mem, deck, rules, rng)
-        if opening < 0:
-            return
-    high, high_seat = opening, a
-    st[a, K.ST_LAST_BID] = opening
-    pub[K.PUB_HIGH] = high
-    pub[K.PUB_HIGH_SEAT] = a
-    announce_at = a if k == K.STACK_HIDDEN else -1   # a hidden card's type is told when its bidding comes round
-    at = a
-    active = players                 # seats still bidding, the high bidder among them
-    while active > 1:
-        at = index_nb(seat_after_nb(at, players))
-        while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
-            at = index_nb(seat_after_nb(at, players))
-        at = index_nb(at)            # told again: LLVM loses what it was told through the loop's phi
-        if at == announce_at:
-            announce_at = -1
-            pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
-            game_out[K.G_ANNOUNCED] += 1
-        low = high + 1
-        top = cap_nb(st[at, K.ST_MONEY], max_bid, forbid)
-        amount = 0
-        if low <= top:
-            opts[0] = low
-            opts[1] = top
-            amount = ask_nb(at, K.D_BID, 2, roster, ids, params, mem, deck, rules, rng)
-            if amount < 0:
-                return
-        if amount > 0:
-            high, high_seat = amount, at
-            st[at, K.ST_LAST_BID] = amount
-            pub[K.PUB_HIGH] = high
-            pub[K.PUB_HIGH_SEAT] = at
-            if amount == max_bid:
-                game_out[K.G_MAX_BID_HITS] += 1
-        else:
-            st[at, K.ST_ACTIVE] = 0
-            active -= 1
-    award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-             stacks, seat_out, game_out, sold, holds)
-
-
-@hot_flat
-def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-             stacks, seat_out, game_out, sold, holds):
-    """The highest last bid (``high``, ``high_seat``'s) pays; an insolvent bidder pays their purse as a
-    penalty and the next one down the chain is asked to pay; nobody able to pay: the card is unsold. A
-    sale is noted in ``sold[card]`` (price, turn, buyer, stack, times sold: the per-card log; nothing
-    reads it during the game) when the run keeps that log (``sold`` has rows)."""
-    players = st.shape[0]
-    a_broke = False
-    # every bid beat the one before, so the highest last bid is the high bid: only an
-    # insolvent payer sends the search down the chain of last bids
-    seat, bid = high_seat, high
-    while True:
-        if seat < 0:
-            break
-        st[seat, K.ST_LAST_BID] = 0
-        if st[seat, K.ST_MONEY] >= bid:
-            to_a = 0 if seat == a or a_broke else bid // 2
-            st[seat, K.ST_MONEY] -= bid
-            st[a, K.ST_MONEY] += to_a
-            loc[card] = K.L_HAND + seat
-            known[seat, card] = 1
-            t = index_nb(deck[card, K.D_TYPE])
-            hand_add_nb(seat, card, st, holds, deck)
-            seat_out[seat, K.S_CARDS_WON] += 1
-            seat_out[seat, K.S_PAID] += bid
-            seat_out[a, K.S_SALES] += to_a
-            game_out[K.G_SOLD + t] += 1
-            game_out[K.G_PRICE + t] += bid
-            if sold.shape[0] > 0:
-                sold[card, K.CL_PRICE] = bid
-                sold[card, K.CL_TURN] = pub[K.PUB_TURN]
-                sold[card, K.CL_BUYER] = seat
-                sold[card, K.CL_STACK] = pub[K.PUB_STACK]
-                sold[card, K.CL_TIMES] += 1
-            return
-        seat_out[seat, K.S_INSOLVENT] += 1
-        seat_out[seat, K.S_PENALTY] += st[seat, K.ST_MONEY]
-        st[seat, K.ST_MONEY] = 0
-        game_out[K.G_INSOLVENCIES] += 1
-        if seat == a:
-            a_broke = True
-        seat, bid = -1, 0
-        for t in range(players):
-            if st[t, K.ST_LAST_BID] > bid:
-                seat, bid = t, st[t, K.ST_LAST_BID]
-    unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
-
-
-@hot_flat
-def unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
-    game_out[K.G_UNSOLD] += 1
-    put_under_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
-
-
-# ------------------------------------------------------------------ 3. build or sabotage
 @hot
 def need_of_nb(s, st, rules):
     return 1 if st[s, K.ST_BUILT_ONCE] != 0 else rules[K.R_FIRST_MIN]

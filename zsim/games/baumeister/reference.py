@@ -25,12 +25,11 @@ Nothing else is random.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from zsim.errors import ZsimError
 from zsim.games.baumeister import reference_bots as S
 from zsim.games.baumeister.cards import TYPES, Deck, default_deck
 from zsim.games.baumeister.city import City
+from zsim.games.baumeister.result import GAME_COLUMNS, Result, places_of
 from zsim.games.baumeister.rules import Rules
 from zsim.record_referee import Recording
 from zsim.rng import PyStream, fisher_yates, game_key
@@ -40,17 +39,6 @@ SHUFFLE_STREAM, TABLE_STREAM = 0, 5
 SAB = "S"
 OPEN_STACK, HIDDEN_STACK = "open", "hidden"
 STACKS = (OPEN_STACK, HIDDEN_STACK)
-
-#: per-seat columns of :class:`Result`
-SEAT_COLUMNS = ("total", "place", "built", "complete", "middle", "churches", "corners", "hand",
-                "money", "cards_won", "paid", "sales", "income", "insolvent", "penalty", "attacks",
-                "destroyed", "kept_paid", "offer_paid", "saboteurs_taken", "cards_built")
-#: per-game columns of :class:`Result`
-GAME_COLUMNS = ("turns", "end_reason", "auctions", "hidden_auctions", "unsold", "insolvencies",
-                "max_bid_hits", "announced", "building_attacks", "hand_attacks", "cards_destroyed",
-                *(f"sold_{t}" for t in TYPES), *(f"price_{t}" for t in TYPES))
-END_REASONS = ("stack_empty", "max_turns")
-
 
 class RuleError(ZsimError):
     """A decider or chance object asked for something the rules do not allow."""
@@ -76,29 +64,6 @@ class SeededChance:
 
     def pick(self, game, size: int) -> int:
         return self.table.below(size)
-
-
-@dataclass
-class Result:
-    """One game's outcome: per-seat lists (index = seat) and per-game numbers."""
-
-    players: int
-    seat: dict = field(default_factory=dict)     # column -> list per seat
-    game: dict = field(default_factory=dict)     # column -> value
-    sales: list = field(default_factory=list)    # (turn, card, stack, winner, price, auctioneer)
-    events: list = field(default_factory=list)
-    decisions: int = 0   # times a seat's strategy was asked: choices of one option are not asked
-
-    def seat_rows(self) -> list[dict]:
-        return [{c: self.seat[c][s] for c in SEAT_COLUMNS} for s in range(self.players)]
-
-    def game_row(self) -> dict:
-        return {c: self.game[c] for c in GAME_COLUMNS}
-
-
-def places_of(totals: list) -> list:
-    """Highest total first; equal totals share a place and the next is skipped."""
-    return [1 + sum(other > mine for other in totals) for mine in totals]
 
 
 class Game(Recording):
