@@ -322,9 +322,9 @@ def test_no_match_chance_is_the_hypergeometric_chance():
     from fractions import Fraction
     from math import comb
 
-    from strategies.zahlemann._common import no_match_chance_nb
+    from strategies.zahlemann._card_odds import no_match_chance_nb
 
-    from strategies.zahlemann._common import MAX_MATCHES
+    from strategies.zahlemann._card_odds import MAX_MATCHES
 
     rng = np.random.default_rng(5)
     zero = between = tabled = 0
@@ -364,7 +364,7 @@ def test_no_match_table_holds_the_draw_by_draw_products():
     """Every entry of ``NO_MATCH`` (pool, cards to avoid, cards drawn) is the
     float the draw-by-draw product of ``DRAW_RATIO`` gives, and a card never
     has more matches than the table's rows."""
-    from strategies.zahlemann._common import DRAW_RATIO, MAX_MATCHES, NO_MATCH
+    from strategies.zahlemann._card_odds import DRAW_RATIO, MAX_MATCHES, NO_MATCH
 
     assert max(bin(m).count("1") for m in K.MATCHING) <= MAX_MATCHES == NO_MATCH.shape[0] - 1
     n = K.N_CARDS + 1

@@ -7,7 +7,7 @@ places, it puts gates first. Elsewhere it plays as ``value``.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb, weights_nb
+from strategies.baumeister._heuristic import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 

@@ -9,7 +9,7 @@ expects) with ``reserve`` Thaler held back for defence.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb, weights_nb
+from strategies.baumeister._heuristic import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 

@@ -8,7 +8,7 @@ stack is worth. Never mixed into fair results.
 from __future__ import annotations
 
 from strategies.baumeister import value
-from strategies.baumeister._common import heuristic_nb, weights_nb
+from strategies.baumeister._heuristic import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 
 NAME = "oracle"

@@ -10,7 +10,7 @@ within its purse. Elsewhere it plays as ``value``.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb, weights_nb
+from strategies.baumeister._heuristic import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 

@@ -1,6 +1,6 @@
 """``value``: bids up to what a card is worth to its own city now, at a fixed rate.
 
-The worth (``_common``): the card's value, a gate's coins over the turns
+The worth (``_heuristic``): the card's value, a gate's coins over the turns
 likely left to the seat (times ``gate``), a share of the bonuses it serves,
 less when it fits nowhere near the end, its penalty alone when it can never
 be built. It raises by the least step while the price stays within
@@ -15,7 +15,7 @@ worth its price.
 """
 from __future__ import annotations
 
-from strategies.baumeister._common import heuristic_nb, weights_nb
+from strategies.baumeister._heuristic import heuristic_nb, weights_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 

@@ -39,7 +39,7 @@ facts (other hands' sizes are public: their popcounts); one that reads more
 sets ``FAIR = False`` and is a labelled baseline, never a fair result.
 
 The strategies (docs/strategies.md measures each; ``zsim strategies --game
-zahlemann`` lists their parameters); shared helpers are in ``_common.py``:
+zahlemann`` lists their parameters); shared helpers are in ``_card_odds.py``:
 
 - ``random``: uniform over the options (a noise floor);
 - ``first``: always the lowest playable card;

@@ -11,7 +11,7 @@ most ``alert`` cards (about to go out), ``block * calm`` otherwise.
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import (
+from strategies.zahlemann._card_odds import (
     block_chance_nb,
     card_of_nb,
     next_seat_nb,

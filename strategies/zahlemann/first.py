@@ -1,7 +1,7 @@
 """``first``: always the first option, the lowest playable card (deterministic)."""
 from __future__ import annotations
 
-from strategies.zahlemann._common import card_of_nb
+from strategies.zahlemann._card_odds import card_of_nb
 from zsim.jit import hot_inline
 
 NAME = "first"

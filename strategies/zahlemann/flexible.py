@@ -8,7 +8,7 @@ worth ``value_weight`` cards of cover, so by default value only breaks ties.
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import best_shed_nb, unknown_nb
+from strategies.zahlemann._card_odds import best_shed_nb, unknown_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 

@@ -11,7 +11,7 @@ the card. A card that empties the hand is always played.
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import (
+from strategies.zahlemann._card_odds import (
     ONE,
     block_chance_nb,
     highest_nb,

@@ -15,7 +15,7 @@ is worth. Never mixed into fair results.
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import (
+from strategies.zahlemann._card_odds import (
     ONE,
     block_chance_nb,
     card_of_nb,

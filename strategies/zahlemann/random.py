@@ -1,7 +1,7 @@
 """``random``: every decision uniform over its options (a noise floor)."""
 from __future__ import annotations
 
-from strategies.zahlemann._common import card_of_nb, popcount_nb
+from strategies.zahlemann._card_odds import card_of_nb, popcount_nb
 from zsim.games.zahlemann import constants as K
 from zsim.jit import hot_inline
 from zsim.rng import below_nb

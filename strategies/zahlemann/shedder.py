@@ -7,7 +7,7 @@ worth ``flex`` value points (0: purely the highest card).
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import best_shed_nb, highest_nb, unknown_nb
+from strategies.zahlemann._card_odds import best_shed_nb, highest_nb, unknown_nb
 from zsim.jit import hot_inline
 from zsim.strategy import Param
 

@@ -22,7 +22,7 @@ prefers cards by value alone.
 """
 from __future__ import annotations
 
-from strategies.zahlemann._common import (
+from strategies.zahlemann._card_odds import (
     card_of_nb,
     hand_value_nb,
     highest_nb,

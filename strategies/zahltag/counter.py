@@ -10,7 +10,7 @@ against the counting version to price the knowledge.
 """
 from __future__ import annotations
 
-from strategies.zahltag._common import bid_by_rivals_nb, grow_towards_nb
+from strategies.zahltag._building_blocks import bid_by_rivals_nb, grow_towards_nb
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import rivals_who_could_cover_nb
 from zsim.games.zahltag.moves_nb import hand_covers_nb

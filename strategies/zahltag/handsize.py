@@ -8,7 +8,7 @@ else ``low``). Strong when payday costs are high relative to job income.
 """
 from __future__ import annotations
 
-from strategies.zahltag._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
+from strategies.zahltag._building_blocks import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
                                 unopposed_or_nb)
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import payday_chance_nb

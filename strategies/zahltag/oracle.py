@@ -8,7 +8,7 @@ it is labelled unfair and kept out of fair results.
 from __future__ import annotations
 
 from strategies.zahltag import counter
-from strategies.zahltag._common import bid_by_rivals_nb
+from strategies.zahltag._building_blocks import bid_by_rivals_nb
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_covers_nb
 from zsim.jit import hot_inline

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.zahltag._common import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
+from strategies.zahltag._building_blocks import (grow_towards_nb, least_demanded_held_nb, smallest_other_hand_nb,
                                 unopposed_or_nb)
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_covers_nb, hand_size_nb
@@ -28,7 +28,7 @@ LOW_BID = 3
 def adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng):
     grow = grow_towards_nb(seat, TARGET_HAND, hand, left, right, stacks, demand, rules)
     if pub[K.PUB_ROUND] == 0 and pub[K.PUB_JOBS_SINCE] >= SHED_AFTER_JOBS:
-        # shed or grow, chosen without a branch (see _common)
+        # shed or grow, chosen without a branch (see _building_blocks)
         shed = np.int64(hand_size_nb(seat, hand) > smallest_other_hand_nb(seat, hand, alive) + SHED_MARGIN)
         return shed * (K.ACT_DISCARD + least_demanded_held_nb(seat, demand, hand)) + (1 - shed) * grow
     return grow

@@ -12,7 +12,7 @@ everyone undercuts (ties pay bid − 2).
 """
 from __future__ import annotations
 
-from strategies.zahltag._common import grow_towards_nb
+from strategies.zahltag._building_blocks import grow_towards_nb
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.facts_nb import rivals_who_could_cover_nb
 from zsim.games.zahltag.moves_nb import hand_covers_nb
