@@ -12,8 +12,8 @@ import pytest
 from numba.core.errors import TypingError
 
 from conftest import uncached
-from zsim.jit import (bit_count_nb, cold, highest_bit_nb, hot, hot_flat, index_nb, lanes_nb, lowest_bit_nb,
-                      set_lanes_nb)
+from zsim.jit import bit_count_nb, cold, highest_bit_nb, hot, hot_flat, index_nb, lowest_bit_nb
+from zsim.games.zahltag.lanes_nb import lanes_nb, set_lanes_nb
 
 
 @uncached(hot)

@@ -5,7 +5,8 @@ import numpy as np
 
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import hand_size_nb, lanes_cover_nb, opponents_lanes_nb, owned_nb
-from zsim.jit import hot_inline, lanes_nb
+from zsim.jit import hot_inline
+from zsim.games.zahltag.lanes_nb import lanes_nb
 
 
 # These run at every decision, on card counts that are coin flips to the CPU,

@@ -49,7 +49,8 @@ from zsim.games.zahltag.events_nb import (LOG_ADJUST, LOG_DECK, LOG_END, LOG_REV
 from zsim.games.zahltag.moves_nb import give_up_known_nb, is_legal_adjust_nb, lane_unit_nb, owned_nb
 from zsim.games.zahltag.resolve_nb import (end_reason_nb, job_nb, lead_nb, payday_nb, penalty_nb,
                                            rank_nb)
-from zsim.jit import hot, hot_flat, hot_inline, index_nb, lanes_nb, seat_after_nb, set_lanes_nb
+from zsim.jit import hot, hot_flat, hot_inline, index_nb, seat_after_nb
+from zsim.games.zahltag.lanes_nb import lanes_nb, set_lanes_nb
 from zsim.roster import seats_nb
 from zsim.rng import DECK_STREAM, seed_streams_nb, shuffle_nb
 from zsim.dispatch import dispatcher

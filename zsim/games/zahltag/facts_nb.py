@@ -15,7 +15,8 @@ import numpy as np
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.moves_nb import (LANE_ONES, hand_size_nb, lane_nb, lanes_cover_nb, lanes_sum_nb,
                                          opponents_hand_nb, opponents_lanes_nb)
-from zsim.jit import hot_flat, lanes_nb
+from zsim.jit import hot_flat
+from zsim.games.zahltag.lanes_nb import lanes_nb
 
 
 @hot_flat

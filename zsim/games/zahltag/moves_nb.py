@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.jit import hot_flat, hot_inline, lanes_nb
+from zsim.jit import hot_flat, hot_inline
+from zsim.games.zahltag.lanes_nb import lanes_nb
 
 from zsim.games.zahltag import constants as K
 

@@ -19,7 +19,8 @@ from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.events_nb import (LOG_AWARD, LOG_BIDS, LOG_ELIM, LOG_PAYDAY, LOG_PENALTY, event_nb,
                                           log_award_nb, log_values_nb)
 from zsim.games.zahltag.moves_nb import give_up_known_nb, hand_covers_nb, lanes_sum_nb
-from zsim.jit import hot, hot_flat, hot_inline, lanes_nb, set_lanes_nb
+from zsim.jit import hot, hot_flat, hot_inline
+from zsim.games.zahltag.lanes_nb import lanes_nb, set_lanes_nb
 from zsim.roster import RosterType, seats_nb
 from zsim.dispatch import dispatcher
 
