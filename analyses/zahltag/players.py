@@ -107,11 +107,8 @@ SIDE_BY_SIDE = ["seat_spread_pp", "elimination_rate", "winner_margin", "lead_cha
                 "payday_share_of_income", "one_bidder_share", "tie_rate"]
 
 
-def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
-    out, alts = {}, {}
-    counts = sorted(set(bal["players"].to_list()))
-    label = ", ".join(map(str, counts))
-
+def _balance_figure(bal: pl.DataFrame, counts: list[int], label: str) -> tuple[str, object, str]:
+    """The balance figures side by side, one panel each, across player counts."""
     fig, axes = common.figure(ncols=4, nrows=2, width=2.9, height=2.6)
     for ax, metric in zip([a for row in axes for a in row], SIDE_BY_SIDE):
         for p in counts:
@@ -130,12 +127,14 @@ def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
         ax.set_title(common.label(metric), fontsize=9.5)
     common.legend_below(fig, axes[0][0])
     fig.suptitle(f"The same field at {label} players (bars: 95% intervals)", fontsize=11)
-    cap = f"Balance side by side at {label} players"
-    out[cap] = fig
     turns = {p: bal.filter(pl.col("players") == p)["game_turns"][0] for p in counts}
-    alts[cap] = ("Balance figures per player count: games last " +
-                 ", ".join(f"{turns[p]:.1f} turns at {p}" for p in counts) + " players.")
+    return (f"Balance side by side at {label} players", fig,
+            "Balance figures per player count: games last " +
+            ", ".join(f"{turns[p]:.1f} turns at {p}" for p in counts) + " players.")
 
+
+def _money_figure(dist: pl.DataFrame, quant: pl.DataFrame | None, label: str) -> tuple[str, object, str | None]:
+    """The distribution of final money per player count, with its 95% band."""
     fig, ax = common.figure(width=6.4, height=4.0)
     ax = ax[0][0]
     for (p,), part in dist.group_by(["players"], maintain_order=True):
@@ -148,13 +147,14 @@ def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
     ax.set_ylabel("share of seats")
     ax.set_title(f"Final money at {label} players (bands: 95% intervals)")
     ax.legend()
-    cap = f"Distribution of final money at {label} players"
-    out[cap] = fig
-    if quant is not None:
-        alts[cap] = "Final money per seat: " + "; ".join(
-            f"at {r['players']} players half the seats end with {r['median']} millions or less"
-            for r in quant.iter_rows(named=True)) + "."
+    alt = None if quant is None else "Final money per seat: " + "; ".join(
+        f"at {r['players']} players half the seats end with {r['median']} millions or less"
+        for r in quant.iter_rows(named=True)) + "."
+    return f"Distribution of final money at {label} players", fig, alt
 
+
+def _bid_figure(bids: pl.DataFrame, label: str) -> tuple[str, object, str]:
+    """The share of bids at each value, bars side by side per player count."""
     fig, ax = common.figure(width=6.4, height=4.0)
     ax = ax[0][0]
     players = sorted(set(bids["players"].to_list()))
@@ -173,11 +173,14 @@ def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
     ax.set_ylabel("share of bids")
     ax.set_title(f"Bids at {label} players (bars: 95% intervals)")
     ax.legend()
-    cap = f"Distribution of bids at {label} players"
-    out[cap] = fig
     top = {p: bids.filter(pl.col("players") == p).sort("share", descending=True)["bid"][0] for p in players}
-    alts[cap] = "The most common bid: " + ", ".join(f"{top[p]} at {p} players" for p in players) + "."
+    return (f"Distribution of bids at {label} players", fig,
+            "The most common bid: " + ", ".join(f"{top[p]} at {p} players" for p in players) + ".")
 
+
+def _seat_figure(seats: pl.DataFrame, know: pl.DataFrame, counts: list[int],
+                 label: str) -> tuple[str, object, str]:
+    """Win share by seat, beside the counting seat's edge over par."""
     fig, axes = common.figure(ncols=2, width=4.2, height=3.6)
     a, b = axes[0]
     for (p,), part in seats.group_by(["players"], maintain_order=True):
@@ -201,9 +204,21 @@ def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
     b.set_ylabel("win share above par")
     b.set_title(f"{COUNTING} against {BLIND}", fontsize=10)
     fig.suptitle(f"Seats and counting at {label} players (bars: 95% intervals)", fontsize=11)
-    cap = f"Seat balance, and what counting cards is worth, at {label} players"
-    out[cap] = fig
-    alts[cap] = knowledge_finding(know)
+    return f"Seat balance, and what counting cards is worth, at {label} players", fig, knowledge_finding(know)
+
+
+def figures(bal, seats, bids, know, dist, quant=None) -> tuple[dict, dict]:
+    """The figures by caption, and their alt texts by caption: balance side by
+    side, final money, bids, and seats with what counting is worth."""
+    out, alts = {}, {}
+    counts = sorted(set(bal["players"].to_list()))
+    label = ", ".join(map(str, counts))
+    drawn = (_balance_figure(bal, counts, label), _money_figure(dist, quant, label), _bid_figure(bids, label),
+             _seat_figure(seats, know, counts, label))
+    for cap, fig, alt in drawn:
+        out[cap] = fig
+        if alt is not None:
+            alts[cap] = alt
     return out, alts
 
 

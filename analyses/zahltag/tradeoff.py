@@ -12,18 +12,24 @@ Two grids, each swept against the rule ``payday_cost`` at every player count:
 
 Every point plays the run's seed from game 0, so all points meet the same
 deals (common random numbers).
+
+This module plays the grids and builds their tables; the sentences are
+written by :mod:`analyses.zahltag.tradeoff_words` and the figures drawn by
+:mod:`analyses.zahltag.tradeoff_figures`.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
 from dataclasses import dataclass
-from itertools import pairwise
 
 import polars as pl
 
-from analyses import common, heatmap, stats
+from analyses import common, stats
 from analyses.zahltag import hand_size
+from analyses.zahltag.tradeoff_figures import (best_alt, best_figure, rule_alt, rule_figure, strategy_alt,
+                                               strategy_figure)
+from analyses.zahltag.tradeoff_words import edge_sentences, join_words, pm, rule_sentence, span_text, trend
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Ratio
@@ -33,15 +39,14 @@ from zsim.games.zahltag.rules import SPEC_BY_KEY, Rules
 from zsim.harness.chunks import DEFAULT_CHUNK, Matchup
 from zsim.strategy_registry import parse_one, registry
 
-TESTED = "handsize"
+#: the tested seat's strategy (the hand-size analysis's)
+TESTED = hand_size.TESTED
 #: 0 never takes a card (the least a hand can aim for); 12 is the card cap
 TARGETS = tuple(range(0, 13))
 COSTS = (0, 1, 2, 3)
 HAND_SIZES = tuple(range(3, 12))
 #: rules the sweep sets itself, and the option that chooses their values
 SWEPT_RULES = {"payday_cost": "--costs", "hand_size": "--hand-sizes"}
-#: share of games with an elimination above which the text calls them common
-ELIMINATIONS_COMMON = 0.05
 
 STRATEGY_KEYS = ["players", "payday_cost", "target"]
 RULE_KEYS = ["players", "hand_size", "payday_cost"]
@@ -199,19 +204,6 @@ def grid_table(seat_sums: pl.DataFrame) -> pl.DataFrame:
     return stats.estimates(tested, STRATEGY_KEYS, SEAT_METRICS)
 
 
-def span_text(values) -> str:
-    """Whole numbers as runs: [2, 3, 4, 7] -> '2..4, 7'."""
-    vs = sorted(set(values))
-    runs, start = [], None
-    for i, v in enumerate(vs):
-        if start is None:
-            start = v
-        if i + 1 == len(vs) or vs[i + 1] != v + 1:
-            runs.append(str(v) if v == start else f"{start}..{v}")
-            start = None
-    return ", ".join(runs)
-
-
 def best_table(grid: pl.DataFrame, default: int | None = None) -> pl.DataFrame:
     """Per (players, payday cost): the target with the highest win share (the
     smaller on a tie), its interval, the targets within noise of it (95%
@@ -276,87 +268,7 @@ def rule_table(game_sums: pl.DataFrame, players: int) -> pl.DataFrame:
     return t.select(*RULE_KEYS, "games", *first, pl.exclude(*RULE_KEYS, "games", *first)).sort(RULE_KEYS)
 
 
-# ---------------------------------------------------------------- words (pure)
-
-def pm(value: float | None, ci: float | None) -> str:
-    """'value ± ci' with the half-width to 2 significant digits, as the tables print it."""
-    if value is None:
-        return "n/a"
-    if ci is None or not math.isfinite(ci) or ci <= 0:
-        return f"{value:.3f}"
-    d = max(0, 1 - math.floor(math.log10(ci)))
-    return f"{value:.{d}f} ± {ci:.{d}f}"
-
-
-def pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def trend(costs: list[int], best: list[int]) -> str:
-    """How the best target moves with payday cost, in words."""
-    if len(set(best)) == 1:
-        return f"stays at {best[0]} at every payday cost tried" if len(best) > 1 else \
-            f"is {best[0]} at payday cost {costs[0]}"
-    steps = [b - a for a, b in pairwise(best)]
-    if all(s <= 0 for s in steps) or all(s >= 0 for s in steps):
-        verb = "falls" if best[-1] < best[0] else "rises"
-        return f"{verb} from {best[0]} at payday cost {costs[0]} to {best[-1]} at cost {costs[-1]}"
-    return ("moves between " + f"{min(best)} and {max(best)} ("
-            + ", ".join(f"{b} at cost {c}" for c, b in zip(costs, best)) + ")")
-
-
-def _edge_sentence(p: int, part: pl.DataFrame, limits: tuple[int, int]) -> list[str]:
-    out = []
-    for edge, more, beyond in (("smallest", "smaller", "below"), ("largest", "larger", "above")):
-        at = part.filter(pl.col("best_at_edge") == edge)
-        if at.is_empty():
-            continue
-        costs = _join([str(c) for c in at["payday_cost"].to_list()])
-        k = at["best_target"][0]
-        limit = limits[0] if edge == "smallest" else limits[1]
-        if k == limit == 0:
-            tail = ("target 0 never takes a card, and no hand can aim lower: at this cost the best "
-                    "play is to take no cards at all and live on the hand dealt")
-        elif k == limit:
-            tail = f"a {more} hand might do better, but {TESTED} takes no target {beyond} {k}"
-        else:
-            tail = f"a {more} hand might do better"
-        out.append(f"At {p} players and payday cost {costs} the best target, {k}, sits at the edge of the "
-                   f"range tried (the {edge} target): {tail}.")
-    return out
-
-
-def _rule_sentence(p: int, part: pl.DataFrame, cost0: int) -> str:
-    costs = sorted(set(part["payday_cost"].to_list()))
-    c = cost0 if cost0 in costs else costs[0]
-    at = part.filter(pl.col("payday_cost") == c).sort("hand_size")
-    v = at["income_less_payday_per_seat"].to_list()
-    hs = at["hand_size"].to_list()
-    ci = at["income_less_payday_per_seat_ci95"].to_list()
-    hi = max(range(len(v)), key=lambda i: v[i])
-    lo = min(range(len(v)), key=lambda i: v[i])
-    which = "the default" if c == cost0 else "the lowest tried"
-    text = (f"At {p} players with the field in every seat and payday cost {c} ({which}), dealing "
-            f"{hs[hi]} cards gives the most income less payday per seat ({pm(v[hi], ci[hi])} millions per game)"
-            + (f" and dealing {hs[lo]} the least ({pm(v[lo], ci[lo])})" if lo != hi else ""))
-    worst = part.sort("elimination_rate", descending=True).row(0, named=True)
-    most = (f"dealing {worst['hand_size']} at payday cost {worst['payday_cost']}: "
-            f"{pct(worst['elimination_rate'])}, 95% interval [{pct(worst['elimination_rate_lo'])}, "
-            f"{pct(worst['elimination_rate_hi'])}]")
-    often = part.filter(pl.col("elimination_rate_lo") >= ELIMINATIONS_COMMON)   # the whole interval above.sort("payday_cost", "hand_size")
-    if often.is_empty():
-        text += f"; eliminations stay below {pct(ELIMINATIONS_COMMON)} of games everywhere (the most {most})."
-    else:
-        where = [f"{c} (dealing {span_text(g['hand_size'].to_list())})"
-                 for (c,), g in often.group_by(["payday_cost"], maintain_order=True)]
-        text += (f"; games with an elimination pass {pct(ELIMINATIONS_COMMON)} (the whole 95% interval above it) at payday cost {_join(where)}, "
-                 f"the most {most}.")
-    return text
-
+# ---------------------------------------------------------------- findings
 
 def findings(best: pl.DataFrame, rule: pl.DataFrame | None = None, default: int | None = None,
              cost0: int | None = None, limits: tuple[int, int] | None = None) -> list[str]:
@@ -377,123 +289,11 @@ def findings(best: pl.DataFrame, rule: pl.DataFrame | None = None, default: int 
             text += (f". The default, target {default} at payday cost {cost0}, wins "
                      f"{pm(d['default_win_share'][0], d['default_win_share_ci95'][0])}")
         out.append(text + ".")
-        out += _edge_sentence(p, part, limits)
+        out += edge_sentences(p, part, limits)
     if rule is not None:
         for (p,), part in rule.sort("players").group_by(["players"], maintain_order=True):
-            out.append(_rule_sentence(p, part, cost0))
+            out.append(rule_sentence(p, part, cost0))
     return out
-
-
-# ---------------------------------------------------------------- figures
-
-COST_LABEL = "payday cost (millions per card)"
-
-
-def _cells(t: pl.DataFrame, row_key: str, col_key: str, value: str, ci: str | None, scale: float = 1.0,
-           max_places: int | None = 1):
-    rows = sorted(set(t[row_key].to_list()))
-    cols = sorted(set(t[col_key].to_list()))
-    at = {(r[row_key], r[col_key]): r for r in t.iter_rows(named=True)}
-    values = [[None if (r, c) not in at or at[(r, c)][value] is None else at[(r, c)][value] * scale
-               for c in cols] for r in rows]
-    text = [[heatmap.cell_text(at[(r, c)][value], at[(r, c)][ci] if ci else None, scale,
-                               max_places=max_places) if (r, c) in at else heatmap.MISSING
-             for c in cols] for r in rows]
-    return rows, cols, values, text
-
-
-def strategy_figure(grid: pl.DataFrame, best: pl.DataFrame, p: int, default: int, cost0: int):
-    g = grid.filter(pl.col("players") == p)
-    b = best.filter(pl.col("players") == p)
-    fig, axes = common.figure(nrows=2, width=9.0, height=3.1)   # shown full width: 13 targets
-    rows, cols, w, wt = _cells(g, "payday_cost", "target", "win_share", "win_share_ci95", 100.0)
-    stars = [(rows.index(r["payday_cost"]), cols.index(r["best_target"])) for r in b.iter_rows(named=True)]
-    boxes = [(rows.index(cost0), cols.index(default))] if cost0 in rows and default in cols else []
-    par = 100.0 / p
-    heatmap.draw(axes[0][0], w, rows, cols, text=wt, stars=stars, boxes=boxes, center=par, cmap="PuOr",
-                 cbar_label=f"win share (%; mid colour: par {par:.0f}%)", ylabel=COST_LABEL,
-                 title=f"Win share of the tested seat, % ({p} players)")
-    _, _, v, vt = _cells(g, "payday_cost", "target", "income_less_payday", "income_less_payday_ci95")
-    heatmap.draw(axes[1][0], v, rows, cols, text=vt, stars=stars, boxes=boxes,
-                 cbar_label="millions per game", ylabel=COST_LABEL,
-                 xlabel=f"target hand size of the tested seat ({TESTED}:target, cards)",
-                 title=f"Income less payday cost of the tested seat ({p} players)")
-    heatmap.marks_legend(fig, "best target by win share at this payday cost",
-                         f"default: target {default}, payday cost {cost0}" if boxes else None)
-    return fig
-
-
-def best_figure(best: pl.DataFrame, targets) -> object:
-    fig, ax = common.figure(width=6.0, height=4.0)
-    ax = ax[0][0]
-    players = sorted(set(best["players"].to_list()))
-    for i, p in enumerate(players):
-        part = best.filter(pl.col("players") == p).sort("payday_cost")
-        dodge = (i - (len(players) - 1) / 2) * 0.07
-        x = [c + dodge for c in part["payday_cost"].to_list()]
-        y = part["best_target"].to_list()
-        below = [k - lo for k, lo in zip(y, part["noise_low"].to_list())]
-        above = [hi - k for k, hi in zip(y, part["noise_high"].to_list())]
-        ax.errorbar(x, y, yerr=[below, above], capsize=4, label=f"{p} players", markersize=7,
-                    **common.series_style(p))
-    lo, hi = min(targets), max(targets)
-    ax.axhline(lo, color="grey", linestyle=":", linewidth=1)
-    ax.axhline(hi, color="grey", linestyle=":", linewidth=1, label="edges of the range tried")
-    costs = sorted(set(best["payday_cost"].to_list()))
-    ax.set_xticks(costs)
-    ax.set_yticks(sorted(set(targets)))
-    ax.set_ylim(lo - 0.6, hi + 0.6)
-    ax.set_xlabel(COST_LABEL)
-    ax.set_ylabel("best target hand of the tested seat (cards)")
-    ax.set_title(f"Best target hand against payday cost ({', '.join(map(str, players))} players)")
-    ax.legend(fontsize=9)
-    return fig
-
-
-def rule_figure(rule: pl.DataFrame, p: int, hand0: int, cost0: int):
-    t = rule.filter(pl.col("players") == p)
-    fig, axes = common.figure(nrows=2, width=6.0, height=2.9)
-    rows, cols, v, vt = _cells(t, "payday_cost", "hand_size", "income_less_payday_per_seat",
-                               "income_less_payday_per_seat_ci95")
-    stars = []
-    for i, row in enumerate(v):
-        finite = [(x, j) for j, x in enumerate(row) if x is not None]
-        if finite:
-            stars.append((i, max(finite)[1]))
-    boxes = [(rows.index(cost0), cols.index(hand0))] if cost0 in rows and hand0 in cols else []
-    heatmap.draw(axes[0][0], v, rows, cols, text=vt, stars=stars, boxes=boxes,
-                 cbar_label="millions per game and seat", ylabel=COST_LABEL,
-                 title=f"Income less payday cost per seat, the field ({p} players)")
-    _, _, e, _ = _cells(t, "payday_cost", "hand_size", "elimination_rate", None, 100.0)
-    et = [[heatmap.cell_text(x, None, places=1) for x in row] for row in e]
-    heatmap.draw(axes[1][0], e, rows, cols, text=et, boxes=boxes, vmin=0.0,
-                 cbar_label="% of games", ylabel=COST_LABEL, xlabel="cards dealt to each player (rule hand_size)",
-                 title=f"Games with an elimination, % ({p} players)")
-    heatmap.marks_legend(fig, "most income per seat at this payday cost",
-                         f"printed rules: deal {hand0}, payday cost {cost0}" if boxes else None)
-    return fig
-
-
-def _alt_strategy(best: pl.DataFrame, p: int, default: int, cost0: int) -> str:
-    b = best.filter(pl.col("players") == p).sort("payday_cost")
-    text = (f"At {p} players the tested seat's best target hand "
-            f"{trend(b['payday_cost'].to_list(), b['best_target'].to_list())} (win share "
-            + ", ".join(f"{w:.3f} at cost {c}" for c, w in zip(b["payday_cost"], b["win_share"])) + ")")
-    d = b.filter(pl.col("payday_cost") == cost0)
-    if not d.is_empty() and d["default_win_share"][0] is not None:
-        text += f"; the default, target {default} at cost {cost0}, wins {d['default_win_share'][0]:.3f}"
-    return text + "."
-
-
-def _alt_best(best: pl.DataFrame) -> str:
-    parts = []
-    for (p,), part in best.sort("players", "payday_cost").group_by(["players"], maintain_order=True):
-        parts.append(f"at {p} players it {trend(part['payday_cost'].to_list(), part['best_target'].to_list())}")
-    return "The best target hand against payday cost: " + "; ".join(parts) + "."
-
-
-def _alt_rule(rule: pl.DataFrame, p: int, cost0: int) -> str:
-    return _rule_sentence(p, rule.filter(pl.col("players") == p), cost0)
 
 
 # ---------------------------------------------------------------- the analysis
@@ -516,7 +316,7 @@ def run(players_list, field: str | None, games: int, seed: int, rules: Rules, de
         f"Strategy grid: one seat plays {TESTED} with target hand {span_text(targets)} against "
         f"{' / '.join(sorted(fields))} in the other seats, taking every seat in turn with an equal share "
         f"of the games, at payday cost {span_text(costs)}, dealt {rules.hand_size} cards, at "
-        f"{_join([str(p) for p in players_list])} players: {games:,} games per point"
+        f"{join_words([str(p) for p in players_list])} players: {games:,} games per point"
         + (f" ({', '.join(uneven)}, to split evenly over the seats)" if uneven else "")
         + f". Rule grid: every seat plays the field, dealt {span_text(hand_sizes)} cards at payday cost "
         f"{span_text(costs)}, {games:,} games per point. Seed {seed}. Every point plays the seed from game 0, "
@@ -531,16 +331,16 @@ def run(players_list, field: str | None, games: int, seed: int, rules: Rules, de
                f"{p} players (cells: value and 95% half-width; star: best target per payday cost; "
                f"outlined: the default)")
         figs[cap] = strategy_figure(grid, best, p, default, cost0)
-        alts[cap] = _alt_strategy(best, p, default, cost0)
+        alts[cap] = strategy_alt(best, p, default, cost0)
     cap = ("Best target hand against payday cost per player count (bars: the targets within noise of the "
            "best, whose 95% intervals overlap it)")
     figs[cap] = best_figure(best, targets)
-    alts[cap] = _alt_best(best)
+    alts[cap] = best_alt(best)
     for p in players_list:
         cap = (f"The field dealt different hands: income less payday cost per seat and eliminations, {p} players "
                f"(cells: value and 95% half-width, Wilson intervals in the table; outlined: the printed rules)")
         figs[cap] = rule_figure(rule, p, hand0, cost0)
-        alts[cap] = _alt_rule(rule, p, cost0)
+        alts[cap] = rule_alt(rule, p, cost0)
 
     t_best = "Best target hand per payday cost"
     t_grid = "Tested seat per target hand and payday cost"
