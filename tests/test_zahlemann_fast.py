@@ -253,11 +253,22 @@ def start_in_background(background, items):
         background.start(*_probe(background))
 
 
-def _fast(players, name, first=0, n=None, **kw):
-    from zsim.games.zahlemann.batch import play_chunk
+def _fast(players, name, first=0, n=None, threads=None, block=64):
+    """Games ``first .. first + n - 1`` through the harness's one path (which refuses an
+    illegal answer), on ``threads`` numba threads, ``block`` games a task."""
+    import numba
+
+    from zsim.harness.chunks import Matchup, play_chunk
 
     n = CONFIGS[name][1] if n is None else n
-    return play_chunk(players, _rules(name, players), FIELDS[players], SEED, first, n, **kw)
+    m = Matchup(players, tuple(FIELDS[players]), _rules(name, players), game="zahlemann")
+    before = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+    try:
+        return play_chunk(m, SEED, first, n, block=block)
+    finally:
+        numba.set_num_threads(before)
 
 
 def _differences(fast_seats, fast_games, ref_seats, ref_games) -> str:

@@ -8,7 +8,6 @@ rows of the same columns, so the two engines compare cell by cell.
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from zsim.games.zahlemann import constants as K
@@ -64,25 +63,6 @@ def _compile_the_game_first(rules_a, notice, roster, ids, params) -> None:
     players = len(ids)
     compile_ahead(play_game_nb, np.uint64(0), rules_a, notice, roster, ids, params, new_workspace(players),
                   np.zeros((players, K.N_SEAT_STATS), np.int64), np.zeros(K.N_GAME_STATS, np.int64))
-
-
-def play_chunk(players: int, rules: Rules, specs: list[str], seed: int, first: int, n: int,
-               threads: int | None = None, block: int = BLOCK):
-    """Play games ``first .. first + n - 1`` of ``seed`` through the harness's
-    one path (:func:`zsim.harness.chunks.play_chunk`, which refuses illegal answers),
-    on ``threads`` numba threads; returns fresh (seat_out [n, P, N_SEAT_STATS],
-    game_out [n, N_GAME_STATS]) int64 arrays."""
-    from zsim.harness.chunks import Matchup
-    from zsim.harness.chunks import play_chunk as harness_chunk
-
-    m = Matchup(players, tuple(specs), rules, game="zahlemann")
-    before = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
-    try:
-        return harness_chunk(m, seed, first, n, block=block)
-    finally:
-        numba.set_num_threads(before)
 
 
 def reference_rows(result) -> tuple[np.ndarray, np.ndarray]:
