@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from analyses import stats
 from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME
+from zsim.game_registry import DEFAULT_GAME
 from zsim.strategy_registry import parse_one
 
 #: game-level balance figures (per game; rates are ratios of sums)
@@ -133,7 +133,7 @@ def field_specs(spec: str | None, seats: int, game: str = DEFAULT_GAME) -> list[
     if spec and spec.strip():
         text = spec
     else:
-        from zsim.games import get_game
+        from zsim.game_registry import get_game
         text = get_game(game).strategies.default
     specs = [parse_one(s, game) for s in text.split(",")]
     if any(not s for s in specs):

@@ -18,7 +18,7 @@ from zsim.strategy_registry import registry
 def builtin_field(game: str) -> tuple[str, ...]:
     """Every fair strategy that ships with ``game``: a built-in game's from zsim's own
     strategies, a plugged-in game's from its own package (others' plugins are left out)."""
-    from zsim.games import get_game
+    from zsim.game_registry import get_game
 
     spec = get_game(game)
     own = tuple(p + "." for p in (spec.strategies.package, type(spec).__module__.split(".")[0]) if p)

@@ -65,9 +65,10 @@ def _install_example_game() -> tuple[str, float]:
     import importlib
 
     importlib.invalidate_caches()
-    games = sys.modules.get("zsim.games")
+    games = sys.modules.get("zsim.game_registry")
     if games is not None:                # the registry read the entry points before the install
         games.registry.cache_clear()
+        games._plugin.cache_clear()
     return str(target), seconds
 
 

@@ -1,4 +1,4 @@
-"""zsim.harness.blocks: a chunk's blocks of games shared out between threads, each block played once."""
+"""zsim.blocks: a chunk's blocks of games shared out between threads, each block played once."""
 from __future__ import annotations
 
 import threading
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from conftest import uncached
-from zsim.harness.blocks import play_in_blocks
+from zsim.blocks import play_in_blocks
 from zsim.jit import claim_nb, cold_nogil
 
 

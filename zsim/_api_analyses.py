@@ -52,7 +52,7 @@ def find(name: str, game: str) -> AnalysisSpec:
         raise ZsimError(f"{g.title} has no analyses in zsim yet; `zsim simulate --game {g.name}` "
                         f"and `zsim tournament --game {g.name}` play it")
     if name not in own:
-        from zsim.games import registry
+        from zsim.game_registry import registry
 
         others = [o.name for o in registry().values() if o.name != g.name and name in (s.name for s in specs(o))]
         where = f" ({name!r} is an analysis of {', '.join(others)})" if others else ""

@@ -17,7 +17,7 @@ import os
 from typing import Any, Iterable
 
 from zsim.errors import ZsimError, entries, shown  # noqa: F401  (entries: the API's own name too)
-from zsim.games import DEFAULT_GAME
+from zsim.game_registry import DEFAULT_GAME
 
 #: game indices stay below this: a run's games, a record's first game, a bench's games
 MAX_GAMES = 1 << 62
@@ -115,7 +115,7 @@ def check_given(value, option: str):
 
 def game_of(name: str):
     """The game object for ``--game`` (one line naming the known games otherwise)."""
-    from zsim.games import get_game
+    from zsim.game_registry import get_game
 
     return get_game(word(name, "--game"))
 
@@ -158,7 +158,7 @@ def rule_options(rules) -> tuple[str, ...]:
 def game_rules(game, rules, players: int | None = None):
     """``rules`` for ``game``: a key of another game is named as such, with
     this game's keys."""
-    from zsim.games import game_names, get_game
+    from zsim.game_registry import game_names, get_game
 
     options = rule_options(rules)
     own = {s.key for s in game.rule_specs}

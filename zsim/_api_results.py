@@ -68,7 +68,7 @@ def table_text(frame, precision: int = 3, all_rows: bool = False) -> str:
 
 
 # ---------------------------------------------------------------- catalogues
-from zsim.games import DEFAULT_GAME  # noqa: E402
+from zsim.game_registry import DEFAULT_GAME  # noqa: E402
 from zsim.games.info import GameInfo  # noqa: E402,F401  (kept with the game registry; a result of the API)
 
 

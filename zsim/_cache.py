@@ -197,7 +197,7 @@ def _guard_cache_loads() -> None:
 def load_cached(kernel, *args) -> bool:
     """Whether numba ``kernel`` has machine code for the types of ``args``, in this
     process or in the disk cache (then read back now, as its first call would);
-    compiles nothing (``zsim.harness.blocks.play_in_blocks`` asks it before its
+    compiles nothing (``zsim.blocks.play_in_blocks`` asks it before its
     ``compile_first``)."""
     from numba.core.compiler_lock import global_compiler_lock
 

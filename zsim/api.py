@@ -45,7 +45,7 @@ from zsim.analysis_spec import AnalysisSpec
 from zsim.analysis_spec import Option as Option      # public: an analysis's option (AnalysisSpec.options)
 from zsim.errors import OutputError as OutputError      # public: raised where an output cannot be written
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME
+from zsim.game_registry import DEFAULT_GAME
 
 if TYPE_CHECKING:
     import polars as pl
@@ -73,7 +73,7 @@ def games() -> list[GameInfo]:
         >>> [g.name for g in zsim.games()][:3]      # the built-in games, then any plugged in
         ['zahltag', 'zahlemann', 'baumeister']
     """
-    from zsim.games import catalogue
+    from zsim.game_registry import catalogue
 
     return catalogue()
 

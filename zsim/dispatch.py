@@ -23,7 +23,7 @@ from pathlib import Path
 from types import ModuleType
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.install import kernel_folder
 from zsim.roster import RosterType
 from zsim.strategy_registry import StrategyInfo, registry

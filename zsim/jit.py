@@ -8,7 +8,7 @@ never allocates; it works in arrays its caller prepared.
 
 ``cold`` kernels allocate (workspaces, outputs) and drive the hot ones;
 ``cold_nogil`` ones release the interpreter lock, so that several threads can
-play blocks of games at once (``zsim.harness.blocks``).
+play blocks of games at once (``zsim.blocks``).
 Both are cached on disk (see ``zsim._cache`` for where and why).
 
 ``hot``, ``cold`` and ``cold_nogil`` kernels are compiled once per argument
@@ -43,7 +43,7 @@ Python calls (the batch, its workspace, the running sums).
 ``hot_called`` is a ``hot`` kernel that Python calls directly.
 
 ``claim_nb(counter)`` hands out the blocks of a chunk to the threads that
-play it (``zsim.harness.blocks``).
+play it (``zsim.blocks``).
 
 ``index_nb(i)`` marks an integer the caller knows is not negative (a seat,
 a card, a row index), so that indexing with it skips numba's wraparound.
@@ -250,7 +250,7 @@ def claim_nb(typingctx, counter):
     """Add one to ``counter[0]`` (an int64 array shared by threads) and return
     the value it had, as one atomic step: each caller gets a number no other
     caller gets. The batch kernels take their next block of games this way
-    (``zsim.harness.blocks``); "monotonic" order is enough, since the number only
+    (``zsim.blocks``); "monotonic" order is enough, since the number only
     picks the block, and the threads' rows are read after they are joined."""
     if not (isinstance(counter, types.Array) and counter.ndim == 1 and counter.dtype == types.int64
             and counter.mutable):

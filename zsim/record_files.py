@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME
+from zsim.game_registry import DEFAULT_GAME
 from zsim.record_referee import placed
 
 #: no event of a record comes near this; a longer "line" (``/dev/zero``, a
@@ -234,7 +234,7 @@ def read_records(path: str) -> list[list[dict]]:
 def game_of(game: GameRecord, expected: str | None = None):
     """The game object that a game's start line names; with ``expected``
     a game of another name is refused in one line."""
-    from zsim.games import get_game
+    from zsim.game_registry import get_game
 
     name = game.events[0].get("name", DEFAULT_GAME)   # records older than the other games are the first game's
     where = game.where(0, "start")

@@ -74,7 +74,7 @@ def module_source(name: str) -> Path | None:
 
 def plugin_sources() -> list[Path]:
     """The source files of every plugged-in strategy and game (for the cache digest)."""
-    from zsim.games import GAMES_GROUP
+    from zsim.game_registry import GAMES_GROUP
 
     # every process reads this for its cache folder: one pass over the installed
     # packages' entry points (each pass reads all of their metadata) serves all groups

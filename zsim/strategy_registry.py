@@ -18,7 +18,7 @@ from types import ModuleType
 import numpy as np
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.strategy import Param
 from zsim.strategy_discovery import builtin_modules, groups, plugin_modules
 
@@ -82,7 +82,7 @@ def max_params(game: str = DEFAULT_GAME) -> int:
 
 def owners_of(name: str, game: str) -> list[str]:
     """The other games that have a strategy called ``name`` (for the error line)."""
-    from zsim.games import game_names
+    from zsim.game_registry import game_names
 
     out = []
     for other in game_names():

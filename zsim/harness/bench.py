@@ -42,7 +42,7 @@ import numba
 
 from zsim._cache import BLAS_MODULE
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.harness.chunks import Matchup, chunk_outputs, play_chunk
 
 FIELD = "simple"      # Zahltag's; every game benches its default strategy

@@ -14,7 +14,7 @@ import time
 import numba
 
 from zsim.harness.bench import fast_rate
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.harness.chunks import Matchup
 from zsim.harness.backends import DaskBackend
 from zsim.harness.runs import Plan, run

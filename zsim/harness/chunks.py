@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.roster import roster_for as strategy_roster
 from zsim.roster import roster_of
 from zsim.strategy_registry import strategy_arrays

@@ -35,7 +35,7 @@ import numpy as np
 
 from zsim.harness.backends import ChunkResult, LocalBackend
 from zsim.errors import ZsimError, output_error
-from zsim.games import DEFAULT_GAME
+from zsim.game_registry import DEFAULT_GAME
 from zsim.install import __version__
 from zsim.output import atomic_path, file_digest, special_kind
 from zsim.harness.plan import FORMAT, Plan

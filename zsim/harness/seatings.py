@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME
+from zsim.game_registry import DEFAULT_GAME
 from zsim.harness.chunks import MAX_GAME_INDEX
 from zsim.strategy_registry import parse_one
 

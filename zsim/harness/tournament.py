@@ -33,7 +33,7 @@ import numpy as np
 import polars as pl
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.harness.chunks import MAX_GAME_INDEX, Matchup, check_games_and_seed, chunk_outputs, play_chunk, rows_frame
 from zsim.harness.seatings import order_bounds, seating_orders
 from zsim.strategy_registry import registry

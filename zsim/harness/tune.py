@@ -60,7 +60,7 @@ from typing import Callable
 import numpy as np
 
 from zsim.errors import ZsimError
-from zsim.games import DEFAULT_GAME, get_game
+from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.harness.chunks import DEFAULT_CHUNK, MAX_GAME_INDEX, MAX_SEED, Matchup, chunk_outputs, play_chunk
 from zsim.strategy import Param
 from zsim.strategy_registry import parse_one, registry

@@ -32,7 +32,7 @@ def play_into(rules: Rules, seed: int, first: int, n: int, ids: np.ndarray, para
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1`` of
     ``seat_out`` and ``game_out`` (the harness's call; nothing checked), with the
     kernels of ``roster`` (default: compiled for the strategies of ``ids``)."""
-    from zsim.harness.blocks import play_in_blocks
+    from zsim.blocks import play_in_blocks
     from zsim.roster import roster_of
     from zsim_geier.batch_nb import play_blocks_nb
     from zsim_geier.engine_nb import new_workspace

@@ -1,5 +1,5 @@
 """Many Hol's der Geier games at once: blocks of games, each thread taking the next block
-until none is left, one workspace per thread (``zsim.harness.blocks``).
+until none is left, one workspace per thread (``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the

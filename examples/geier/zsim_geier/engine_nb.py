@@ -40,7 +40,7 @@ ONE = np.int64(1)
 
 
 def new_workspace(n_players):
-    """One thread's scratch arrays, reused game after game (``zsim.harness.blocks.play_in_blocks``'s ``workspace``)."""
+    """One thread's scratch arrays, reused game after game (``zsim.blocks.play_in_blocks``'s ``workspace``)."""
     hands = np.zeros(n_players, np.int64)
     won = np.zeros(n_players, np.int64)
     bids = np.zeros(n_players, np.int64)

@@ -37,7 +37,7 @@ def play_into(rules: Rules, deck, seed: int, first: int, n: int, ids: np.ndarray
     """Play games ``first .. first + n - 1`` of ``seed`` into rows ``0 .. n-1`` (and the per-card
     log into ``cards_out`` when it has a row per game), with the kernels of ``roster`` (default:
     compiled for the strategies of ``ids``)."""
-    from zsim.harness.blocks import play_in_blocks
+    from zsim.blocks import play_in_blocks
     from zsim.games.baumeister.batch_nb import play_blocks_nb
     from zsim.games.baumeister.engine_nb import new_workspace
     from zsim.roster import roster_of, roster_parts

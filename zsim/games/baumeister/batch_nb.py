@@ -1,5 +1,5 @@
 """Many Baumeister games at once: blocks of games, each thread taking the next block until none is left,
-one workspace per thread (``zsim.harness.blocks``).
+one workspace per thread (``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the
@@ -18,7 +18,7 @@ from zsim.jit import claim_nb, cold_nogil
 def play_blocks_nb(run_seed, first_game, deck, rules, roster, strat_ids, strat_params, seat_out, game_out,
                    cards_out, ws, n_games, block, next_block):
     """The games ``first_game ..`` (``n_games`` in all) into ``seat_out[g]`` and ``game_out[g]``, a block
-    of ``block`` games at a time, each block the next one ``next_block`` hands out (``zsim.harness.blocks``);
+    of ``block`` games at a time, each block the next one ``next_block`` hands out (``zsim.blocks``);
     with the per-card log when
     ``cards_out`` has a row per game (``cards_out[g, c]`` [N + 1, N_CARD_LOG]: card c's last sale (price,
     turn, buyer, stack; -1 for buyer and stack if never sold), how often it was sold, where it ended

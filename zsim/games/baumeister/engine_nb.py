@@ -89,7 +89,7 @@ def new_workspace(n_players, n_cards, log):
     views (``views_nb``) are the state a strategy reads, then the engine's own.
     ``log``: keep each card's sales in ``sold`` (the per-card log); without it
     ``sold`` has no rows and a game writes nothing there. Made by numpy, not in a
-    kernel: the batch kernel takes them (``zsim.harness.blocks.play_in_blocks``'s
+    kernel: the batch kernel takes them (``zsim.blocks.play_in_blocks``'s
     ``workspace``), and a kernel that made them compiled an allocation for each
     array's type, about a second of a cold start (docs/performance.md,
     seventeenth round)."""

@@ -1,5 +1,5 @@
 """Many Zahlemann games at once: blocks of games, each thread taking the next block until none is left,
-one workspace per thread (``zsim.harness.blocks``).
+one workspace per thread (``zsim.blocks``).
 
 Game ``first_game + g`` always gets the key ``game_key(run_seed, first_game + g)``
 and writes only row ``g`` of the outputs, so results never depend on the
@@ -20,7 +20,7 @@ from zsim.rng import game_key_nb
 def play_blocks_nb(run_seed, first_game, rules, notice, roster, strat_ids, strat_params, seat_out, game_out,
                    ws, n_games, block, next_block):
     """The games ``first_game ..`` (``n_games`` in all), a block of ``block`` games at a
-    time, each block the next one ``next_block`` hands out (``zsim.harness.blocks``); ``ws``: this
+    time, each block the next one ``next_block`` hands out (``zsim.blocks``); ``ws``: this
     thread's workspace (``engine_nb.new_workspace``), which every game sets up whole."""
     seed = np.uint64(run_seed)
     while True:

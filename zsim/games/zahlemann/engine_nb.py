@@ -51,7 +51,7 @@ ILLEGAL = -2
 
 def new_workspace(n_players):
     """One thread's scratch arrays, reused game after game; made by numpy and
-    passed to the batch kernel (``zsim.harness.blocks.play_in_blocks``'s ``workspace``),
+    passed to the batch kernel (``zsim.blocks.play_in_blocks``'s ``workspace``),
     whose own allocation of them compiled for each array's type
     (docs/performance.md, seventeenth round)."""
     hands = np.zeros(n_players, np.int64)

@@ -66,7 +66,7 @@ def new_workspace(n_players, needs, rules):
     deck's demand of each type, which every game starts from (``needs``: the
     jobs' lanes, ``rules``: the rules' array, whose payday cards join the jobs
     in the deck); made by numpy and passed to the batch kernel
-    (``zsim.harness.blocks.play_in_blocks``'s ``workspace``) and the record kernel,
+    (``zsim.blocks.play_in_blocks``'s ``workspace``) and the record kernel,
     whose own allocation of them compiled for each array's type
     (docs/performance.md, seventeenth round)."""
     n_cards = needs.shape[0] + int(rules[K.R_PAYDAY_CARDS])

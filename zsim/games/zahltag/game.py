@@ -86,7 +86,7 @@ class Zahltag(PackagedGame):
     n_game_stats = K.N_GAME_STATS
 
     def play_chunk_into(self, matchup, seed, first, n, ids, params, seat_out, game_out, block, roster) -> None:
-        from zsim.harness.blocks import play_in_blocks
+        from zsim.blocks import play_in_blocks
         from zsim.games.zahltag.batch_nb import play_blocks_nb
         from zsim.games.zahltag.engine_nb import new_workspace
         from zsim.roster import roster_of
