@@ -75,7 +75,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
         out += carry_lines(by["geier-carry-over"].main)
     winners = [r for r in results if r.name.startswith("tournament-")]
     if winners:
-        out.append("Tournament of the package's strategies, most wins: " + ", ".join(
+        out.append("Tournament of the built-in field (the package's fair strategies), most wins: " + ", ".join(
             f"{r.main.row(0, named=True)['strategy']} at {r.name.removeprefix('tournament-').removesuffix('p')} "
             f"players ({common.share_text(r.main['win_share'][0], r.main['win_share_ci95'][0])})"
             for r in winners) + ".")
