@@ -44,6 +44,26 @@ class ReportPlan:
         return len(seatings(len(builtin_field(self.GAME)), p, "rotations")[0])
 
 
+def report_command(game: str, plan, out: str, default_rules, extra: tuple[str, ...] = ()) -> str:
+    """The ``zsim report`` command line that plays ``plan`` of ``game`` again: its players,
+    games, deals, seed and field, a ``--rule`` for each rule that differs from
+    ``default_rules`` (booleans as ``true``/``false``, lists as comma lists), ``extra``
+    arguments, then ``--out``."""
+    import shlex
+
+    args = ["zsim", "report", "--game", game, "--players", ",".join(map(str, plan.players)),
+            "--games", str(plan.games), "--tournament-games", str(plan.deals), "--seed", str(plan.seed)]
+    if plan.field:
+        args += ["--field", plan.field]
+    default = default_rules.as_dict()
+    for key, value in plan.rules.as_dict().items():
+        if value != default[key]:
+            text = (",".join(map(str, value)) if isinstance(value, (list, tuple))
+                    else str(value).lower() if isinstance(value, bool) else str(value))
+            args += ["--rule", f"{key}={text}"]
+    return " ".join(shlex.quote(a) for a in [*args, *extra, "--out", out])
+
+
 def tournament_result(plan, p: int, advance, game: str) -> AnalysisResult:
     """The built-in field of ``game`` on duplicate deals at ``p`` players (``plan``
     gives deals, seed, rules and, for a game with one, the deck)."""

@@ -31,7 +31,7 @@ from zsim.errors import ZsimError
 #: deck)`` the checked rules and deck, ``rule_options(rules)`` the ``--rule`` strings,
 #: ``spec_list(value, what)`` a comma list of strategy specs, ``int_list`` and ``whole`` numbers
 __all__ = ["AnalysisSpec", "Option", "ReportSpec", "GAMES", "SEED", "RULES", "field", "players", "ints", "one_int",
-           "games_count", "seed_value", "field_specs", "specs", "load",
+           "games_count", "seed_value", "field_specs", "load",
            "game_of", "game_rules", "game_deck", "rule_options", "spec_list", "int_list", "whole"]
 
 #: a check of one option's value: (value, the option as the command line spells it) -> the checked value
@@ -149,10 +149,6 @@ def seed_value(value, flag):
 
 def field_specs(value, flag):
     return spec_list(value, f"{flag} entry")
-
-
-def specs(value, flag):
-    return spec_list(value, flag)
 
 
 # ------------------------------------------------------------------ options the games share

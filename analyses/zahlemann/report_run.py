@@ -3,7 +3,6 @@ the player counts asked for, the built-in tournament at each, a glossary,
 and the metadata that says how to play it again."""
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 
 import polars as pl
@@ -169,18 +168,7 @@ def command(plan: Plan, out: str) -> str:
     """The command line that plays this report again."""
     from zsim.games.zahlemann.rules import Rules
 
-    args = ["zsim", "report", "--game", measure.GAME, "--players", ",".join(map(str, plan.players)),
-            "--games", str(plan.games), "--tournament-games", str(plan.deals), "--seed", str(plan.seed)]
-    if plan.field:
-        args += ["--field", plan.field]
-    default = Rules().as_dict()
-    for key, value in plan.rules.as_dict().items():
-        if value != default[key]:
-            text = (",".join(map(str, value)) if isinstance(value, (list, tuple))
-                    else str(value).lower() if isinstance(value, bool) else str(value))
-            args += ["--rule", f"{key}={text}"]
-    args += ["--out", out]
-    return " ".join(shlex.quote(a) for a in args)
+    return shared.report_command(measure.GAME, plan, out, Rules())
 
 
 def metadata(plan: Plan, elapsed: float) -> dict:

@@ -8,7 +8,6 @@ duplicate deals, each subset of the field in its rotations.
 """
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass
 
 from analyses import common
@@ -109,16 +108,7 @@ def command(plan: Plan, out: str) -> str:
     """The command line that plays this report again."""
     from zsim_geier.rules import Rules
 
-    args = ["zsim", "report", "--game", GAME, "--players", ",".join(map(str, plan.players)),
-            "--games", str(plan.games), "--tournament-games", str(plan.deals), "--seed", str(plan.seed)]
-    if plan.field:
-        args += ["--field", plan.field]
-    default = Rules().as_dict()
-    for key, value in plan.rules.as_dict().items():
-        if value != default[key]:
-            args += ["--rule", f"{key}={str(value).lower() if isinstance(value, bool) else value}"]
-    args += ["--out", out]
-    return " ".join(shlex.quote(a) for a in args)
+    return shared.report_command(GAME, plan, out, Rules())
 
 
 def metadata(plan: Plan, elapsed: float) -> dict:
