@@ -203,6 +203,35 @@ def grid_nb(typingctx, mem, start, n_rows, n_cols):
 
 
 @intrinsic
+def recast_nb(typingctx, mem, start, n_rows, n_cols, like):
+    """``mem``'s items from ``start`` on seen as a C-contiguous ``[n_rows,
+    n_cols]`` array of ``like``'s type (a scalar: ``np.int16(0)``), the same
+    bytes read another way: a forward model keeps a whole position in one
+    int64 array and hands the bots its counts as int16 lanes and its streams
+    as uint64 (``zsim/games/zahltag/forward_nb.py``). numba's ``view`` and
+    ``reshape`` would do it through a C helper call and checks at every
+    step; this is a few instructions and checks nothing: the caller's layout
+    must fit ``mem``."""
+    if not (isinstance(mem, types.Array) and mem.ndim == 1 and mem.layout == "C"
+            and isinstance(like, types.Number)):
+        return None
+    view = types.Array(like, 2, "C")
+
+    def codegen(context, builder, sig, args):
+        src = make_array(mem)(context, builder, args[0])
+        first, rows, cols = (context.cast(builder, v, t, types.intp) for v, t in zip(args[1:4], sig.args[1:4]))
+        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(context.get_data_type(like)))
+        start_ptr = builder.gep(src.data, [first], inbounds=True)
+        data = builder.bitcast(start_ptr, context.get_data_type(like).as_pointer())
+        out = make_array(view)(context, builder)
+        populate_array(out, data=data, shape=[rows, cols], strides=[builder.mul(cols, itemsize), itemsize],
+                       itemsize=itemsize, meminfo=src.meminfo)
+        return impl_ret_borrowed(context, builder, view, out._getvalue())
+
+    return view(mem, start, n_rows, n_cols, like), codegen
+
+
+@intrinsic
 def cols_nb(typingctx, a, n_cols):
     """The C-contiguous 2-D array ``a``, whose rows the caller knows hold
     ``n_cols`` items, as a view whose row length the compiler sees: with

@@ -101,6 +101,9 @@ class Game(ABC):
     #: the module of the game's analyses and report as specs (``ANALYSES``, ``REPORT``;
     #: :mod:`zsim.analysis_spec`), "" for a game with none
     analyses: str = ""
+    #: the module of the game's forward model (``zsim/harness/forward.py`` says what it
+    #: defines), "" for a game without one: it cannot be searched or stepped
+    forward: str = ""
 
     # -------------------------------------------------------------- rules and data
     @abstractmethod

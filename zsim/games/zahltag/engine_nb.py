@@ -92,7 +92,7 @@ def new_workspace(n_players, needs, rules):
 
 # ------------------------------------------------------------------ helpers
 @hot_flat
-def _apply_adjust_nb(seat, act, hand, stacks, pub):
+def apply_adjust_nb(seat, act, hand, stacks, pub):
     if act == K.ACT_NONE:
         return
     # the counts move as whole lanes: a store of one count read back soon
@@ -126,31 +126,16 @@ def _adjust_step_nb(seat, in_setup, roster, strat_ids, strat_params, hand, left,
     if not is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
         game_out[K.G_ILLEGAL] += 1
         act = K.ACT_NONE
-    _apply_adjust_nb(seat, act, hand, stacks, pub)
+    apply_adjust_nb(seat, act, hand, stacks, pub)
     return act
 
 
-# ------------------------------------------------------------------ one game
-@hot
-def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log):
-    """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
-    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace`;
-    ``log``: the event log to append to, or None."""
-    (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
-     partners) = ws
-    n_players = seats_nb(roster, hand.shape[0])     # a constant when the roster is for a table size
-    n_jobs = needs.shape[0]
-    n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
+@hot_inline
+def deal_nb(n_players, rules, n_jobs, n_cards, hand, left, right, stacks, money, alive, elim, deck, demand,
+            deck_demand, pub, pile, rng, partners):
+    """Setup steps 1 and 2: shuffle the worker pile and deal it, the rest
+    forming the stacks; shuffle the deck; the public facts of a new game."""
     hand_size = rules[K.R_HAND_SIZE]
-    max_bid = rules[K.R_MAX_BID]
-    for s in range(n_players):           # constant lengths: stores in line, not calls of memset
-        for c in range(K.N_SEAT_STATS):
-            seat_out[s, c] = 0
-    for c in range(K.N_GAME_STATS):
-        game_out[c] = 0
-    seed_streams_nb(key, rng)
-
-    # ---- setup 1: shuffle the worker pile, deal, the rest form the stacks
     n_pile = 0
     for t in range(K.N_TYPES):
         for _ in range(rules[K.R_SUPPLY + t]):
@@ -174,7 +159,6 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         alive[s] = 1
         elim[s] = 0
     set_lanes_nb(stacks, 0, stock)
-    # ---- setup 2: the deck
     for j in range(n_jobs):
         deck[j] = j
     for j in range(n_jobs, n_cards):
@@ -190,6 +174,94 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
     pub[K.PUB_N_ALIVE] = n_players
     pub[K.PUB_PLAYERS] = n_players
     pub[K.PUB_HANDS] = dealt_all
+
+
+@hot_inline
+def finish_jobs_nb(cur, hand, left, right, pub, log):
+    """Turn step 1: the right area back to hand, the left area to the right."""
+    # done whether or not anything moves: whether it does is a coin
+    # flip to the CPU, and moving nothing costs a dozen instructions
+    back = lanes_nb(right, cur)
+    won = lanes_nb(left, cur)
+    if log is not None and (back | won) != 0:
+        log_finish_nb(log, cur, right, left)
+    pub[K.PUB_KNOWN + cur] += back                      # seen coming back
+    set_lanes_nb(hand, cur, lanes_nb(hand, cur) + back)
+    pub[K.PUB_HANDS] += back
+    set_lanes_nb(right, cur, won)
+    set_lanes_nb(left, cur, np.int64(0))
+
+
+@hot_inline
+def reveal_nb(deck, top, n_cards, pub, rng, partners, game_out, log):
+    """Turn step 3: the card revealed (a forced payday is taken out of the
+    deck; a payday right after one goes back and the deck is reshuffled);
+    returns (card, the new top, whether the payday was forced)."""
+    forced = pub[K.PUB_JOBS_SINCE] >= pub[K.PUB_FORCED_AT]
+    if forced:
+        k = top
+        while deck[k] != K.PAYDAY:
+            k += 1
+        for i in range(k, top, -1):
+            deck[i] = deck[i - 1]
+        deck[top] = K.PAYDAY
+        top += 1
+        card = K.PAYDAY
+        if log is not None:
+            event_nb(log, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
+    else:
+        while True:
+            card = deck[index_nb(top)]
+            top += 1
+            if log is not None:
+                event_nb(log, LOG_REVEAL, 2, card, 0, 0)
+            if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
+                top -= 1
+                shuffle_nb(deck, top, n_cards, rng, DECK_STREAM, partners)
+                game_out[K.G_RESHUFFLES] += 1
+                if log is not None:
+                    log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
+                continue
+            break
+    return card, top, forced
+
+
+@hot_inline
+def game_over_nb(n_players, end_reason, leader, hand, left, right, money, alive, elim, pub, seat_out, game_out,
+                 scratch):
+    """The game's last rows: the last lead check, its totals and the places."""
+    lead_nb(n_players, money, alive, leader, game_out)
+    game_out[K.G_TURNS] = pub[K.PUB_TURN]
+    game_out[K.G_PAYDAYS] = pub[K.PUB_PAYDAYS]
+    game_out[K.G_END_REASON] = end_reason
+    rank_nb(n_players, hand, left, right, money, alive, elim, seat_out, scratch)
+    for s in range(n_players):
+        if elim[s] != 0:
+            game_out[K.G_ELIMINATIONS] += 1
+
+
+# ------------------------------------------------------------------ one game
+@hot
+def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_out, game_out, log):
+    """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
+    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace`;
+    ``log``: the event log to append to, or None."""
+    (hand, left, right, stacks, money, alive, elim, deck, demand, pub, pile, rng, scratch, deck_demand,
+     partners) = ws
+    n_players = seats_nb(roster, hand.shape[0])     # a constant when the roster is for a table size
+    n_jobs = needs.shape[0]
+    n_cards = n_jobs + rules[K.R_PAYDAY_CARDS]
+    max_bid = rules[K.R_MAX_BID]
+    for s in range(n_players):           # constant lengths: stores in line, not calls of memset
+        for c in range(K.N_SEAT_STATS):
+            seat_out[s, c] = 0
+    for c in range(K.N_GAME_STATS):
+        game_out[c] = 0
+    seed_streams_nb(key, rng)
+
+    # ---- setup 1 and 2: the workers dealt, the stacks, the deck
+    deal_nb(n_players, rules, n_jobs, n_cards, hand, left, right, stacks, money, alive, elim, deck, demand,
+            deck_demand, pub, pile, rng, partners)
     if log is not None:
         log_deal_nb(log, hand, stacks)
         log_deck_nb(log, LOG_DECK, 0, deck, 0, n_cards)
@@ -229,17 +301,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                 event_nb(log, LOG_TURN, 2, cur, pub[K.PUB_TURN], 0)
 
             # 1. finish jobs: right -> hand, left -> right
-            # done whether or not anything moves: whether it does is a coin
-            # flip to the CPU, and moving nothing costs a dozen instructions
-            back = lanes_nb(right, cur)
-            won = lanes_nb(left, cur)
-            if log is not None and (back | won) != 0:
-                log_finish_nb(log, cur, right, left)
-            pub[K.PUB_KNOWN + cur] += back                      # seen coming back
-            set_lanes_nb(hand, cur, lanes_nb(hand, cur) + back)
-            pub[K.PUB_HANDS] += back
-            set_lanes_nb(right, cur, won)
-            set_lanes_nb(left, cur, np.int64(0))
+            finish_jobs_nb(cur, hand, left, right, pub, log)
             s = cur
 
         # 2. adjust workers (in the setup: that round's adjustment)
@@ -266,32 +328,7 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
                     break
 
         # 3. reveal (a forced payday is taken out of the deck, which is reshuffled after it)
-        forced = pub[K.PUB_JOBS_SINCE] >= pub[K.PUB_FORCED_AT]
-        if forced:
-            k = top
-            while deck[k] != K.PAYDAY:
-                k += 1
-            for i in range(k, top, -1):
-                deck[i] = deck[i - 1]
-            deck[top] = K.PAYDAY
-            top += 1
-            card = K.PAYDAY
-            if log is not None:
-                event_nb(log, LOG_REVEAL, 2, K.PAYDAY, 1, 0)
-        else:
-            while True:
-                card = deck[index_nb(top)]
-                top += 1
-                if log is not None:
-                    event_nb(log, LOG_REVEAL, 2, card, 0, 0)
-                if card == K.PAYDAY and pub[K.PUB_LAST_PAYDAY] != 0 and pub[K.PUB_JOBS_LEFT] > 0:
-                    top -= 1
-                    shuffle_nb(deck, top, n_cards, rng, DECK_STREAM, partners)
-                    game_out[K.G_RESHUFFLES] += 1
-                    if log is not None:
-                        log_deck_nb(log, LOG_SHUFFLE, SHUFFLE_IN_A_ROW, deck, top, n_cards)
-                    continue
-                break
+        card, top, forced = reveal_nb(deck, top, n_cards, pub, rng, partners, game_out, log)
 
         # 4. payday or job (one call site of the payday, so its code is inlined once)
         if card == K.PAYDAY:
@@ -322,14 +359,8 @@ def play_game_nb(key, rules, needs, roster, strat_ids, strat_params, ws, seat_ou
         cur = seat_after_nb(cur, n_players)
 
     # ---- the end: results and ranking
-    lead_nb(n_players, money, alive, leader, game_out)
-    game_out[K.G_TURNS] = pub[K.PUB_TURN]
-    game_out[K.G_PAYDAYS] = pub[K.PUB_PAYDAYS]
-    game_out[K.G_END_REASON] = end_reason
-    rank_nb(n_players, hand, left, right, money, alive, elim, seat_out, scratch)
-    for s in range(n_players):
-        if elim[s] != 0:
-            game_out[K.G_ELIMINATIONS] += 1
+    game_over_nb(n_players, end_reason, leader, hand, left, right, money, alive, elim, pub, seat_out, game_out,
+                 scratch)
     if log is not None:
         event_nb(log, LOG_END, 1, end_reason, 0, 0)
 

@@ -19,6 +19,7 @@ class Zahltag(PackagedGame):
     package = "zsim.games.zahltag"
     deck_module = "deck"
     analyses = "analyses.zahltag.specs"
+    forward = "zsim.games.zahltag.forward_nb"
     title = "Zahltag"
     description = "firms bid for jobs with hidden offer cards and pay their idle workers at every payday"
     min_players, max_players, default_players = K.MIN_PLAYERS, K.MAX_PLAYERS, 4

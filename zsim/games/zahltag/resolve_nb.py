@@ -111,6 +111,28 @@ def _take_job_nb(s, need, gain, hand, left, money, pub, seat_out):
     seat_out[s, K.S_JOB_INCOME] += gain
 
 
+@hot_inline
+def take_bid_nb(s, b, low, n_bidders, need, hand, seat_out, game_out, bids, max_bid):
+    """Seat ``s``'s answer ``b`` checked (an illegal one is counted and played
+    as a pass), counted and written to ``bids``; returns the lowest bid and
+    the number of bidders so far."""
+    # a bid is legal when it passes, or is 1..max_bid with the hand covering
+    # the job; checked and counted without a branch on the bid itself
+    short = np.int64(b < 1) | np.int64(b > max_bid) | np.int64(not hand_covers_nb(s, need, hand))
+    if b != K.PASS and short != 0:
+        game_out[K.G_ILLEGAL] += 1
+        b = K.PASS
+    bids[s] = b
+    bid = np.int64(b != K.PASS)
+    n_bidders += bid
+    seat_out[s, K.S_BIDS] += bid
+    seat_out[s, K.S_BID_SUM] += b
+    # a pass lands on the bid sum's column and adds nothing to it
+    seat_out[s, K.S_BID_HIST - 1 + min(b, K.BID_BINS)] += bid
+    low = min(low, b + (1 - bid) * (max_bid + 1))
+    return low, n_bidders
+
+
 def _seat_bid(s, low, n_bidders, need, roster, strat_ids, strat_params, hand, left, right, stacks, money,
               alive, demand, pub, rules, rng, seat_out, game_out, bids, max_bid):
     """Seat ``s``'s sealed bid, checked, counted and written to ``bids``;
@@ -119,20 +141,7 @@ def _seat_bid(s, low, n_bidders, need, roster, strat_ids, strat_params, hand, le
     if alive[s] != 0:
         b = bid_nb(roster, strat_ids[s], s, need, strat_params[s], hand, left, right, stacks, money,
                    alive, demand, pub, rules, rng)
-        # a bid is legal when it passes, or is 1..max_bid with the hand covering
-        # the job; checked and counted without a branch on the bid itself
-        short = np.int64(b < 1) | np.int64(b > max_bid) | np.int64(not hand_covers_nb(s, need, hand))
-        if b != K.PASS and short != 0:
-            game_out[K.G_ILLEGAL] += 1
-            b = K.PASS
-        bids[s] = b
-        bid = np.int64(b != K.PASS)
-        n_bidders += bid
-        seat_out[s, K.S_BIDS] += bid
-        seat_out[s, K.S_BID_SUM] += b
-        # a pass lands on the bid sum's column and adds nothing to it
-        seat_out[s, K.S_BID_HIST - 1 + min(b, K.BID_BINS)] += bid
-        low = min(low, b + (1 - bid) * (max_bid + 1))
+        low, n_bidders = take_bid_nb(s, b, low, n_bidders, need, hand, seat_out, game_out, bids, max_bid)
     return low, n_bidders
 
 
@@ -210,6 +219,16 @@ def job_nb(job, need, event, roster, strat_ids, strat_params, hand, left, right,
     bids = scratch[:n_players]
     low, n_bidders = bids_nb(n_players, need, roster, strat_ids, strat_params, hand, left, right, stacks, money,
                              alive, demand, pub, rules, rng, seat_out, game_out, bids, max_bid)
+    return award_nb(n_players, job, need, bids, low, n_bidders, event, hand, left, right, stacks, money, alive,
+                    elim, pub, rules, seat_out, game_out, log)
+
+
+@hot_inline
+def award_nb(n_players, job, need, bids, low, n_bidders, event, hand, left, right, stacks, money, alive, elim,
+             pub, rules, seat_out, game_out, log):
+    """The award of ``job`` once every bid is in ``bids`` (``low``: the
+    lowest, ``n_bidders``: how many did not pass), with its payments;
+    returns the event counter."""
     pub[K.PUB_JOBS_SINCE] += 1
     pub[K.PUB_LAST_PAYDAY] = 0
     if log is not None:

@@ -1,0 +1,156 @@
+"""The forward-model contract: a game played one decision at a time.
+
+A game's batch engine plays a whole game in one jitted loop, asking its
+bots at each decision point; nothing can start from a position, try a move
+or ask what a seat knows. A *forward model* can. A game that has one names
+its module in :attr:`Game.forward <zsim.games.base.Game.forward>`, and the
+search (``zsim/harness/search_nb.py``) and the step-by-step driver
+(``zsim/harness/stepping_nb.py``) are written once over it, without naming
+a game. Each game's module defines:
+
+In Python
+    ``consts(matchup) -> tuple``: the game's constant arrays (rules, deck),
+    handed unchanged to every kernel below as ``consts``.
+    ``workspace(matchup) -> tuple``: one thread's scratch arrays (``ws``).
+    ``size(matchup) -> int``: the int64 words of one position.
+    ``MAX_OPTIONS``: the most options one decision can have.
+    ``KINDS``: the names of the decision kinds (``kind_nb``'s numbers).
+    ``option_text(kind, option) -> str``: an option as a person reads it.
+
+In numba (a position ``pos`` is one 1-D int64 array of ``size`` words, so a
+copy is one ``dst[:] = src``):
+    ``new_nb(key, n_players, consts, ws, pos)``: the game whose 64-bit key is
+    ``key`` (``zsim.rng.game_key``), dealt exactly as the batch engine deals
+    it, advanced to its first decision.
+    ``decider_nb(pos)``: the seat whose decision is pending, -1 at the end.
+    ``kind_nb(pos)``: the pending decision's kind.
+    ``sealed_nb(pos)``: 0 when the other seats see the pending decision as it
+    is made; else a number shared by the sealed decisions that are revealed
+    together (Zahltag's bids for one job), different for the next round of
+    them. The search never lets one of them depend on another.
+    ``options_nb(pos, consts, out) -> n``: the legal options, distinct int64
+    codes in a canonical order, in ``out[:n]`` (``n >= 1``).
+    ``apply_nb(pos, option, consts, ws)``: play ``option`` for the pending
+    decision and advance through chance, drawn from the position's own
+    streams as the batch engine draws them, to the next decision or the end.
+    An option that is not legal is played as the batch engine plays an
+    illegal answer, and counted where it counts one.
+    ``bot_nb(roster, strat_ids, strat_params, pos, consts) -> option``: the
+    answer of the pending seat's strategy, asked through the game's strategy
+    dispatch with exactly what the batch engine hands it (the seat's stream
+    included), so that bots driving a forward model play the batch engine's
+    games.
+    ``determinize_nb(pos, seat, rng, out, consts, ws)``: write into ``out`` a
+    position drawn uniformly from those ``seat`` cannot tell apart from
+    ``pos`` given all it has seen, drawing only from ``rng`` (a one-stream
+    ``zsim.rng`` state). It reads what the seat cannot see only as counts or
+    sets, in a canonical order, never in the order ``pos`` holds it, so that
+    every position of the same information set gives the same ``out`` for
+    the same ``rng``; it reseeds every stream of ``out`` (future chance and
+    the other seats' bots are hidden too).
+    ``view_nb(pos, seat, out) -> n``: what ``seat`` knows, as int64 words in
+    ``out[:n]``: equal for two positions exactly when the seat cannot tell
+    them apart (the tests hold ``determinize_nb`` to it).
+    ``reward_nb(pos, out)``: at the end, each seat's share of first place
+    (1/k for each of k seats sharing it, else 0) in ``out[:n_players]``.
+    ``rows_nb(pos, seat_out, game_out)``: at the end, the batch engine's rows
+    of this game, equal to the batch engine's own.
+
+The search backs up win shares, not scores: every figure zsim prints is a
+win share, a normalised score would make the search trade wins for margin,
+and scores mean different things in every game.
+
+The numba functions are reached from game-blind code through the stubs
+below, each compiled for the game of the roster it is handed
+(:class:`~zsim.roster.RosterType` names its game), like the strategy
+dispatch.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+from types import ModuleType
+
+from numba.extending import overload
+
+from zsim.errors import ZsimError
+from zsim.game_registry import get_game
+from zsim.roster import RosterType
+
+#: the numba functions of a forward model, with their arguments after the roster
+KERNELS = (
+    ("new_nb", "key, n_players, consts, ws, pos"),
+    ("decider_nb", "pos"),
+    ("kind_nb", "pos"),
+    ("sealed_nb", "pos"),
+    ("options_nb", "pos, consts, out"),
+    ("apply_nb", "pos, option, consts, ws"),
+    ("determinize_nb", "pos, seat, rng, out, consts, ws"),
+    ("view_nb", "pos, seat, out"),
+    ("reward_nb", "pos, out"),
+    ("rows_nb", "pos, seat_out, game_out"),
+)
+PYTHON = ("consts", "workspace", "size", "MAX_OPTIONS", "KINDS", "option_text")
+
+
+def forward_model(game: str) -> ModuleType:
+    """``game``'s forward-model module; ZsimError when the game has none."""
+    name = getattr(get_game(game), "forward", None)
+    if not name:
+        raise ZsimError(f"{game} has no forward model, so it cannot be searched or stepped")
+    return _module(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _module(name: str) -> ModuleType:
+    module = importlib.import_module(name)
+    missing = [k for k, _ in KERNELS if not hasattr(module, k)] + [k for k in PYTHON if not hasattr(module, k)]
+    missing += [] if hasattr(module, "bot_nb") else ["bot_nb"]
+    if missing:
+        raise ZsimError(f"forward model {name} lacks {', '.join(missing)}")
+    return module
+
+
+def _stub(fn: str, args: str):
+    namespace: dict = {}
+    exec(f"def fm_{fn}(roster, {args}):\n"
+         f"    raise TypeError('fm_{fn} runs inside a numba kernel')\n"
+         f"def typer(roster, {args}):\n"
+         f"    if not isinstance(roster, RosterType):\n"
+         f"        return None\n"
+         f"    kernel = getattr(forward_model(roster.game), {fn!r})\n"
+         f"    def impl(roster, {args}):\n"
+         f"        return kernel({args})\n"
+         f"    return impl\n", {"RosterType": RosterType, "forward_model": forward_model}, namespace)
+    overload(namespace[f"fm_{fn}"], inline="always")(namespace["typer"])
+    return namespace[f"fm_{fn}"]
+
+
+fm_new_nb = _stub("new_nb", "key, n_players, consts, ws, pos")
+fm_decider_nb = _stub("decider_nb", "pos")
+fm_kind_nb = _stub("kind_nb", "pos")
+fm_sealed_nb = _stub("sealed_nb", "pos")
+fm_options_nb = _stub("options_nb", "pos, consts, out")
+fm_apply_nb = _stub("apply_nb", "pos, option, consts, ws")
+fm_determinize_nb = _stub("determinize_nb", "pos, seat, rng, out, consts, ws")
+fm_view_nb = _stub("view_nb", "pos, seat, out")
+fm_reward_nb = _stub("reward_nb", "pos, out")
+fm_rows_nb = _stub("rows_nb", "pos, seat_out, game_out")
+
+
+def _bot_typer(roster, strat_ids, strat_params, pos, consts):
+    if not isinstance(roster, RosterType):
+        return None
+    kernel = forward_model(roster.game).bot_nb
+
+    def impl(roster, strat_ids, strat_params, pos, consts):
+        return kernel(roster, strat_ids, strat_params, pos, consts)
+    return impl
+
+
+def fm_bot_nb(roster, strat_ids, strat_params, pos, consts):
+    raise TypeError("fm_bot_nb runs inside a numba kernel")
+
+
+overload(fm_bot_nb, inline="always")(_bot_typer)
+
