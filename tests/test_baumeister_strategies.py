@@ -31,10 +31,10 @@ from zsim.games.baumeister.table_nb import decide_one_nb
 from zsim.rng import game_key
 from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import bots, registry, strategy_arrays
 
 SEED = 20261203
-NAMES = sorted(registry("baumeister"))
+NAMES = sorted(s.name for s in bots("baumeister"))
 FAIR = [n for n in NAMES if registry("baumeister")[n].fair]
 HEURISTIC = [n for n in NAMES if n not in ("first", "random")]
 RULES = {"default": {}, "any": {"saboteur": "any"}, "forbid": {"overbid": "forbid"}}

@@ -22,7 +22,7 @@ from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_dete
 from zsim.harness.stepping import play_stepped_chunk
 from zsim.rng import game_key
 from zsim.roster import roster_of
-from zsim.strategy_registry import registry as strategies_of, strategy_arrays
+from zsim.strategy_registry import bots, strategy_arrays
 
 SEED = 20261207
 GAMES = sorted(name for name, g in registry().items() if g.forward)
@@ -44,7 +44,7 @@ def rule_sets(game: str) -> dict[str, list[str]]:
 
 def seatings(game: str, players: int) -> list[tuple[str, ...]]:
     """Every strategy of the game in every seat: the names in turn, shifted one seat a table."""
-    names = sorted(strategies_of(game))
+    names = sorted(s.name for s in bots(game))
     tables = []
     for first in range(max(len(names), players)):
         tables.append(tuple(names[(first + s) % len(names)] for s in range(players)))
@@ -66,7 +66,7 @@ def test_bots_through_the_forward_model_play_the_batch_engines_games(game, rule_
     tables = seatings(game, players)
     per_table = max(200, 2400 // len(tables))
     for k, table in enumerate(tables):
-        m = Matchup(players, table, rules=rules, game=game, compile_for=tuple(sorted(strategies_of(game))))
+        m = Matchup(players, table, rules=rules, game=game, compile_for=tuple(sorted(s.name for s in bots(game))))
         seat_a, game_a = play_chunk(m, SEED, k * per_table, per_table)
         seat_b, game_b = play_stepped_chunk(m, SEED, k * per_table, per_table)
         same = (seat_a == seat_b).all(axis=(1, 2)) & (game_a == game_b).all(axis=1)

@@ -26,7 +26,7 @@ from zsim.errors import ZsimError
 from zsim.jit import highest_bit_nb, lowest_bit_nb
 from zsim.games import get_game
 from zsim.harness.chunks import Matchup, play_chunk
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import bots, registry, strategy_arrays
 
 from conftest import EXAMPLE_GAME_SITE
 
@@ -67,7 +67,8 @@ def test_zsim_plays_the_package_pip_installed():
     site = Path(EXAMPLE_GAME_SITE)
     assert ({p.relative_to(source) for p in (source / "zsim_geier").rglob("*.py")}
             == {p.relative_to(site) for p in (site / "zsim_geier").rglob("*.py")})
-    assert sorted(registry("geier")) == sorted(BOTS)
+    assert sorted(s.name for s in bots("geier")) == sorted(BOTS)
+    assert {"ismcts", "pimc", "seer"} <= set(registry("geier"))     # its forward model gives it zsim's searches
     # the strategies are entry points, so their sources are in the kernel cache's digest
     sources = {str(p) for p in plugin_sources()}
     assert all(registry("geier")[b].module.replace(".", "/") + ".py" in "\n".join(sources) for b in BOTS)

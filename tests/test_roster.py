@@ -25,7 +25,7 @@ from zsim.roster import Roster, roster_of
 from zsim.harness.chunks import Matchup
 from zsim.dispatch import dispatcher, roster_dispatch
 from zsim.roster import roster_for as roster
-from zsim.strategy_registry import registry
+from zsim.strategy_registry import bots, registry
 from zsim.harness.tournament import run_tournament
 
 SIM = ["simulate", "-p", "2", "-n", "300", "--seed", "11", "--json", "-q"]
@@ -158,7 +158,7 @@ def test_a_roster_for_a_table_size_is_a_roster_of_its_own(monkeypatch):
     from zsim.roster import seats_nb
 
     monkeypatch.setenv("ZSIM_ROSTER", "exact")
-    sids = {n: s.sid for n, s in registry("zahltag").items()}
+    sids = {s.name: s.sid for s in bots("zahltag")}
     both = roster("zahltag", ["simple", "random"])
     four = both.for_seats(4)
     assert four.seats == 4 and four.sids == both.sids and four != both and both.seats == 0
@@ -179,7 +179,7 @@ def test_a_roster_for_a_table_size_is_a_roster_of_its_own(monkeypatch):
 
 def test_a_roster_is_its_strategies_and_refuses_ids_outside_it(monkeypatch):
     monkeypatch.setenv("ZSIM_ROSTER", "exact")
-    sids = {n: s.sid for n, s in registry("zahltag").items()}
+    sids = {s.name: s.sid for s in bots("zahltag")}
     both = roster("zahltag", ["simple", "random", "simple"])
     assert both == Roster("zahltag", [sids["simple"], sids["random"]])
     assert roster("zahltag", ["fixed:k=5"]).sids == (sids["fixed"],)
@@ -193,7 +193,7 @@ def test_a_roster_is_its_strategies_and_refuses_ids_outside_it(monkeypatch):
 
 
 def test_a_rosters_dispatch_holds_its_strategies_alone():
-    sids = {n: s.sid for n, s in registry("baumeister").items()}
+    sids = {s.name: s.sid for s in bots("baumeister")}
     one = roster_dispatch("baumeister", (sids["value"],))
     source = open(one.__file__, encoding="utf-8").read()
     assert "if sid ==" not in source and source.count("import_module(") == 1
@@ -243,7 +243,7 @@ def test_the_kernel_of_every_strategy_calls_its_dispatch(monkeypatch):
     """``ZSIM_ROSTER=all`` builds its kernel to compile fast: the branch over the
     strategies is a kernel of its own, called at each decision; any other
     roster, every strategy included, copies the branch into its caller."""
-    sids = tuple(sorted(s.sid for s in registry("zahltag").values()))
+    sids = tuple(sorted(s.sid for s in bots("zahltag")))
     monkeypatch.setenv("ZSIM_ROSTER", "all")
     every = roster_of("zahltag", [sids[0]])
     assert every.calls and every.sids == sids and every != Roster("zahltag", sids)
@@ -265,7 +265,7 @@ def test_a_called_dispatch_module_imports_by_name_from_the_kernel_cache():
     import zsim
     from zsim.games import get_game
 
-    sids = tuple(sorted(s.sid for s in registry("zahlemann").values()))
+    sids = tuple(sorted(s.sid for s in bots("zahlemann")))
     module = roster_dispatch("zahlemann", sids, True)
     name = module.__name__
     del sys.modules[name]                     # as a fresh process sees it

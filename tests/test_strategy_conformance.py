@@ -14,13 +14,13 @@ from conftest import VARIANTS
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.rules import Rules
 from zsim.harness.chunks import Matchup, play_chunk
-from zsim.strategy_registry import registry
+from zsim.strategy_registry import bots
 
 OPPONENTS = ("random", "simple", "random")
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("name", sorted(registry()))
+@pytest.mark.parametrize("name", sorted(s.name for s in bots()))
 def test_strategy_plays_legal_complete_games(name, variant):
     rules = Rules().with_overrides(VARIANTS[variant])
     for seat in range(4):

@@ -19,10 +19,10 @@ from zsim.games.zahlemann.engine_nb import decide_one_nb
 from zsim.games.zahlemann.batch import rules_array
 from zsim.games.zahlemann.rules import Rules
 from zsim.roster import roster_for as roster
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import bots, registry, strategy_arrays
 
 STATES = 2_000
-FAIR = sorted(n for n, s in registry("zahlemann").items() if s.fair)
+FAIR = sorted(s.name for s in bots("zahlemann") if s.fair)
 
 
 def _mask(cards) -> int:
@@ -184,6 +184,6 @@ def test_the_test_catches_a_strategy_that_peeks():
 
 
 def test_the_field_is_there():
-    names = set(registry("zahlemann"))
+    names = {s.name for s in bots("zahlemann")}
     assert {"shedder", "flexible", "counter", "variant", "keeper", "oracle"} <= names
     assert len(FAIR) >= 7

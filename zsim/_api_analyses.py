@@ -28,10 +28,19 @@ def _module(game):
         raise ZsimError(f"{game.name}'s analyses module {game.analyses} cannot be imported: {exc}") from None
 
 
+#: analyses every game with a forward model has ("module:function" of the game object -> its spec)
+SHARED = ("analyses.ladder:spec",)
+
+
 def specs(game) -> tuple[AnalysisSpec, ...]:
-    """The analyses of the game object ``game``, in the order its specs list them."""
+    """The analyses of the game object ``game``: its own, in the order its specs
+    list them, then those every searchable game has."""
+    from zsim.analysis_spec import load
+
     module = _module(game)
-    return tuple(getattr(module, "ANALYSES", ())) if module is not None else ()
+    own = tuple(getattr(module, "ANALYSES", ())) if module is not None else ()
+    shared = tuple(load(where)(game) for where in SHARED) if game.forward else ()
+    return own + tuple(s for s in shared if s.name not in {o.name for o in own})
 
 
 def report_spec(game) -> ReportSpec | None:
@@ -63,7 +72,7 @@ def find(name: str, game: str) -> AnalysisSpec:
 def prepare(name: str, game: str, options: dict) -> Prepared:
     """The analysis's games in all and the call that plays them, every option checked first."""
     spec = find(name, game)
-    return spec.player()(**spec.checked(options))
+    return spec.player()(**spec.checked(options), **dict(spec.bound))
 
 
 # ---------------------------------------------------------------- reports

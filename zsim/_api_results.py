@@ -114,6 +114,12 @@ class ParamInfo:
     low: float
     high: float
     help: str
+    #: for a parameter that names one of several things (a search's ``rollout``): the names,
+    #: ``default``, ``low`` and ``high`` being indices into them
+    choices: tuple[str, ...] = ()
+
+    def text(self, value: float) -> str:
+        return self.choices[int(value)] if self.choices else f"{value:g}"
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,9 @@ class StrategyInfo:
     def as_dict(self) -> dict:
         """The row ``zsim strategies --json`` prints."""
         return {"name": self.name, "description": self.description, "fair": self.fair,
-                "params": [{"name": p.name, "default": p.default, "low": p.low, "high": p.high, "help": p.help}
+                "params": [{"name": p.name, "default": p.text(p.default) if p.choices else p.default,
+                            "low": p.low, "high": p.high, "help": p.help, **({"choices": list(p.choices)}
+                                                                               if p.choices else {})}
                            for p in self.params]}
 
     def lines(self) -> list[str]:
@@ -142,7 +150,8 @@ class StrategyInfo:
         label = "" if self.fair else "  [reads hidden hands: an upper bound, not fair]"
         out = [f"{self.name:<12} {self.description}{label}"]
         for p in self.params:
-            out.append(f"    {p.name}={p.default:g}  ({p.low:g}..{p.high:g})  {p.help}")
+            span = ", ".join(p.choices) if p.choices else f"{p.low:g}..{p.high:g}"
+            out.append(f"    {p.name}={p.text(p.default)}  ({span})  {p.help}")
         return out
 
 

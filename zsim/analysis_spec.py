@@ -85,6 +85,8 @@ class AnalysisSpec:
     tables: tuple[str, ...] = ()     # the tables it writes, the main one first
     figures: tuple[str, ...] = ()    # the figures it draws
     findings: str = ""               # what its findings state
+    #: keywords the harness adds to the play call: a spec shared by several games names its game here
+    bound: tuple[tuple[str, Any], ...] = ()
 
     def option(self, name: str) -> Option | None:
         return next((o for o in self.options if o.name == name), None)

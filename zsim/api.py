@@ -116,7 +116,7 @@ def strategies(game: str = DEFAULT_GAME) -> list[StrategyInfo]:
     from zsim.strategy_registry import describe
 
     return [StrategyInfo(row["name"], row["description"], row["fair"],
-                         tuple(ParamInfo(**p) for p in row["params"]))
+                         tuple(ParamInfo(**{**p, "choices": tuple(p.get("choices", ()))}) for p in row["params"]))
             for row in describe(game_of(game).name)]
 
 

@@ -241,7 +241,8 @@ def main(argv=None):
 # (one `cli.add_command` line each; keep this block just above the __main__ guard)
 from zsim.cli_tournament import tournament; cli.add_command(tournament)
 from zsim.cli_tune import tune; cli.add_command(tune)
-from zsim.cli_analyze import analyze, report; cli.add_command(analyze); cli.add_command(report)
+from zsim.cli_analyze import analyze, ladder, report; cli.add_command(analyze); cli.add_command(report)
+cli.add_command(ladder)
 
 
 if __name__ == "__main__":

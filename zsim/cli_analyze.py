@@ -109,3 +109,42 @@ def report(players_list, games, tournament_games, seed, field, rules, deck, out,
     echo(result.text())
     if not quiet:
         echo(f"wrote {result.html} and {result.markdown}")
+
+
+class _GameCommand(click.Command):
+    """A command whose options are a game's analysis's (``zsim ladder``): it
+    reads ``--game`` first, then hands the whole command line to that game's
+    ``zsim analyze --game G NAME``, ``--help`` included."""
+
+    def __init__(self, name: str, analysis: str, help: str):
+        super().__init__(name, help=help, add_help_option=False,
+                         context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+        self.analysis = analysis
+
+    def parse_args(self, ctx, args):
+        ctx.meta["zsim_args"] = list(args)
+        return []
+
+    def invoke(self, ctx):
+        args = ctx.meta["zsim_args"]
+        game, rest = api.DEFAULT_GAME, []
+        i = 0
+        while i < len(args):
+            if args[i] in ("--game", "-g") and i + 1 < len(args):
+                game = args[i + 1]
+                i += 2
+                continue
+            if args[i].startswith("--game="):
+                game = args[i].split("=", 1)[1]
+            else:
+                rest.append(args[i])
+            i += 1
+        if self.analysis not in api.analyses(game):
+            raise api.ZsimError(f"{game} has no {self.analysis}: it needs a forward model to search "
+                                f"(`zsim games` lists the games)")
+        inner = command(game, api.analysis(self.analysis, game=game))
+        inner.help = self.help + "\n\n" + (inner.help or "")
+        return inner.main(rest, prog_name=f"{ctx.command_path} --game {game}", standalone_mode=False)
+
+
+ladder = _GameCommand("ladder", "ladder", "The strength ladder of a game: `zsim analyze --game G ladder`.")

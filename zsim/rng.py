@@ -28,6 +28,9 @@ STREAM_STEP = 0xD1B54A32D192ED03
 
 #: stream 0 deals and shuffles; stream 1 + seat drives that seat's strategy
 DECK_STREAM = 0
+#: stream SEARCH_STREAM + seat seeds that seat's searches (zsim/harness/search_nb.py), so a
+#: search draws nothing from the game's own streams
+SEARCH_STREAM = 64
 
 _GAMMA_U = np.uint64(GAMMA)
 _MIX1_U = np.uint64(MIX1)
@@ -107,6 +110,13 @@ def seed_streams_nb(key, states):
     """Fill ``states[i]`` with the start of stream ``i`` of the game ``key``."""
     for i in range(states.shape[0]):
         states[i] = mix64_nb(key + (np.uint64(i) + _ONE) * _STEP_U)
+
+
+@hot_flat
+def stream_start_nb(key, stream):
+    """The first state of stream ``stream`` of the game ``key`` (what
+    :func:`seed_streams_nb` writes into ``states[stream]``)."""
+    return mix64_nb(key + (np.uint64(stream) + _ONE) * _STEP_U)
 
 
 @hot_inline

@@ -237,8 +237,8 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
         raise ValueError(f"strategy ids {sorted({int(s) for s in ids})} of {game} are not all in {among}")
     calls = everyone()
     if calls:
-        from zsim.strategy_registry import registry
-        ids = [s.sid for s in registry(game).values()]
+        from zsim.strategy_registry import bots
+        ids = [s.sid for s in bots(game)]
     elif among is not None:
         return among
     return _roster((game, tuple(sorted({int(s) for s in ids})), calls, 0))
@@ -247,9 +247,9 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
 def roster_for(game: str, specs=None) -> Roster:
     """The :class:`Roster` of ``game``'s strategies named in
     ``specs`` (strategy specs or names; all installed strategies when None)."""
-    from zsim.strategy_registry import parse_one, registry
+    from zsim.strategy_registry import bots, parse_one, registry, rollouts_of
 
     reg = registry(game)
     if specs is None:
-        return roster_of(game, [s.sid for s in reg.values()])
-    return roster_of(game, [reg[parse_one(s, game).split(":")[0]].sid for s in specs])
+        return roster_of(game, [s.sid for s in bots(game)])
+    return roster_of(game, rollouts_of(game, [parse_one(s, game) for s in specs]))

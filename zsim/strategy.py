@@ -26,8 +26,17 @@ from typing import NamedTuple
 
 
 class Param(NamedTuple):
+    """One parameter of a strategy: a number in ``low..high``, or with
+    ``choices`` one of those names (held in the parameter row as its index;
+    ``default``, ``low`` and ``high`` are indices too)."""
+
     name: str
     default: float
     low: float
     high: float
     help: str = ""
+    choices: tuple[str, ...] = ()
+
+    def text(self, value: float) -> str:
+        """``value`` as a spec writes it."""
+        return self.choices[int(value)] if self.choices else f"{value:g}"

@@ -19,6 +19,7 @@ import numpy as np
 
 from zsim.errors import ZsimError
 from zsim.game_registry import DEFAULT_GAME, get_game
+from zsim.search_specs import search_entries
 from zsim.strategy import Param
 from zsim.strategy_discovery import builtin_modules, groups, plugin_modules
 
@@ -36,6 +37,7 @@ class StrategyInfo:
     module: str
     game: str = DEFAULT_GAME
     inline: bool = False          # the module's INLINE: its decisions may be copied into every site
+    search: int = -1              # a search of the game's forward model (zsim.harness.search_nb's mode), else -1
 
 
 def registry(game: str = DEFAULT_GAME) -> dict[str, StrategyInfo]:
@@ -61,7 +63,19 @@ def _registry(game: str) -> dict[str, StrategyInfo]:
         out[name] = StrategyInfo(name, len(out), module.DESCRIPTION, contract.common_params + own,
                                  bool(getattr(module, "FAIR", True)), module_name, game,
                                  bool(getattr(module, "INLINE", False)))
+    if get_game(game).forward:
+        for name, mode, fair, description, params in search_entries(game, list(out)):
+            if name in out:
+                raise ZsimError(f"{game} strategy module {out[name].module} is named {name!r}, "
+                                f"the name of zsim's search")
+            out[name] = StrategyInfo(name, len(out), description, params, fair, "zsim.search_specs", game, False,
+                                     mode)
     return out
+
+
+def bots(game: str = DEFAULT_GAME) -> list[StrategyInfo]:
+    """``game``'s strategies that its engines compile in (every one but the searches)."""
+    return [s for s in registry(game).values() if s.search < 0]
 
 
 def _import(module_name: str, required: tuple[str, ...]) -> ModuleType:
@@ -127,6 +141,12 @@ def parse_one(spec: str, game: str = DEFAULT_GAME) -> str:
         if param is None:
             known = ", ".join(p.name for p in info.params) or "none"
             raise ZsimError(f"strategy {name} has no parameter {key!r} (its parameters: {known})")
+        if param.choices:
+            if raw.strip() not in param.choices:
+                raise ZsimError(f"strategy parameter {name}:{key} must be one of {', '.join(param.choices)}, "
+                                f"got {raw.strip()!r}")
+            values[key] = float(param.choices.index(raw.strip()))
+            continue
         try:
             value = float(raw)
         except ValueError:
@@ -135,7 +155,7 @@ def parse_one(spec: str, game: str = DEFAULT_GAME) -> str:
             raise ZsimError(f"strategy parameter {name}:{key}={raw.strip()} is out of range "
                             f"{param.low:g}..{param.high:g}")
         values[key] = value
-    changed = [f"{p.name}={values[p.name]:g}" for p in info.params if values[p.name] != p.default]
+    changed = [f"{p.name}={p.text(values[p.name])}" for p in info.params if values[p.name] != p.default]
     return ":".join([name, *changed])
 
 
@@ -158,7 +178,8 @@ def spec_values(spec: str, game: str = DEFAULT_GAME) -> tuple[StrategyInfo, list
     name, *assignments = parse_one(spec, game).split(":")
     info = registry(game)[name]
     given = dict(a.split("=") for a in assignments)
-    return info, [float(given.get(p.name, p.default)) for p in info.params]
+    return info, [float(p.choices.index(given[p.name]) if p.choices else given[p.name]) if p.name in given
+                  else float(p.default) for p in info.params]
 
 
 def strategy_arrays(game: str, specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -170,6 +191,20 @@ def strategy_arrays(game: str, specs: list[str]) -> tuple[np.ndarray, np.ndarray
         ids[seat] = info.sid
         params[seat, :len(values)] = values
     return ids, params
+
+
+def rollouts_of(game: str, specs: list[str]) -> list[int]:
+    """The ids of the bots an engine must compile in to play ``specs``: a
+    bot's own, and for a search the bot it plays its games out with."""
+    out = []
+    for spec in specs:
+        info, values = spec_values(spec, game)
+        if info.search < 0:
+            out.append(info.sid)
+        else:
+            rollout = next(p for p in info.params if p.name == "rollout")
+            out.append(registry(game)[rollout.choices[int(values[info.params.index(rollout)])]].sid)
+    return out
 
 
 def describe(game: str = DEFAULT_GAME) -> list[dict]:

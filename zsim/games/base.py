@@ -68,6 +68,8 @@ class StrategyContract:
     doc: str = ""
     #: entry-point groups read besides ``zsim.strategies.<game>`` (names plugins used before)
     older_groups: tuple[str, ...] = ()
+    #: the bot a search plays its games out with unless told otherwise ("": ``default``)
+    rollout: str = ""
 
 
 class Game(ABC):

@@ -22,7 +22,7 @@ from zsim.errors import ZsimError
 from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.roster import roster_for as strategy_roster
 from zsim.roster import roster_of
-from zsim.strategy_registry import strategy_arrays
+from zsim.strategy_registry import registry, strategy_arrays
 
 DEFAULT_CHUNK = 1 << 16
 BLOCK = 64          # games per parallel task inside a chunk
@@ -183,8 +183,14 @@ def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
         raise ValueError(f"block must be at least 1, not {block}")
     if roster is None and m.compile_for is not None:
         roster = strategy_roster(m.game, m.compile_for)
-    g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out, block,
-                      roster_of(m.game, ids, roster))
+    if any(registry(m.game)[spec.split(":")[0]].search >= 0 for spec in m.strategies):
+        from zsim.harness.search import play_searched_chunk_into
+
+        play_searched_chunk_into(m, seed, first_game, n_games, list(m.strategies), params.shape[1], seat_out,
+                                 game_out, block, roster)
+    else:
+        g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out, block,
+                          roster_of(m.game, ids, roster))
     # an engine plays an illegal decision as a pass (or stops the game); a run built on one is not to be trusted
     bad = np.flatnonzero(game_out[:n_games, g.illegal_column]) if g.illegal_column >= 0 else ()
     if len(bad):

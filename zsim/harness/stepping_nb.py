@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.harness.forward import fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_new_nb, fm_rows_nb
+from zsim.harness.search_nb import search_nb
 from zsim.jit import claim_nb, cold_nogil, hot
-from zsim.rng import game_key_nb
+from zsim.rng import SEARCH_STREAM, draw_nb, game_key_nb, stream_start_nb
 
 
 @hot
@@ -42,3 +43,71 @@ def play_stepped_blocks_nb(run_seed, first_game, roster, strat_ids, strat_params
             key = game_key_nb(seed, np.uint64(first_game + g))
             play_stepped_nb(key, n_players, roster, strat_ids, strat_params, consts, model_ws, pos, seat_out[g],
                             game_out[g])
+
+
+@hot
+def play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+                     rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out):
+    """One game in which the seats with ``modes[seat] >= 0`` search
+    (``search_nb``'s modes; ``search_params[seat]``: iterations, worlds, c;
+    ``rollout_ids[seat]``/``rollout_params[seat]``: the table of bots its
+    searches play out with) and the others ask their bots (``bot_ids``).
+    Each searching seat draws its searches' seeds from a stream of its own
+    (``zsim.rng.SEARCH_STREAM + seat``), never from the game's."""
+    fm_new_nb(roster, key, n_players, consts, ws, pos)
+    for s in range(n_players):
+        seeds[s] = stream_start_nb(key, SEARCH_STREAM + s)
+    while True:
+        seat = fm_decider_nb(roster, pos)
+        if seat < 0:
+            break
+        if modes[seat] >= 0:
+            option, _ = search_nb(roster, pos, draw_nb(seeds, seat), modes[seat], np.int64(search_params[seat, 0]),
+                                  np.int64(search_params[seat, 1]), search_params[seat, 2], rollout_ids[seat],
+                                  rollout_params[seat], consts, ws, tree, stats)
+        else:
+            option = fm_bot_nb(roster, bot_ids, bot_params, pos, consts)
+        fm_apply_nb(roster, pos, option, consts, ws)
+    fm_rows_nb(roster, pos, seat_out, game_out)
+
+
+@cold_nogil
+def play_searched_blocks_nb(run_seed, first_game, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+                            rollout_params, consts, seat_out, game_out, ws, n_games, block, next_block):
+    """The batch of ``zsim.blocks.play_in_blocks`` over games with searching
+    seats; ``ws``: (the forward model's workspace, a position, a search tree
+    (``search_nb.new_tree``), the root's statistics, the seats' search streams)."""
+    seed = np.uint64(run_seed)
+    n_players = bot_ids.shape[0]
+    model_ws, pos, tree, stats, seeds = ws
+    while True:
+        start = claim_nb(next_block) * block
+        if start >= n_games:
+            break
+        for g in range(start, min(n_games, start + block)):
+            key = game_key_nb(seed, np.uint64(first_game + g))
+            play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+                             rollout_params, consts, model_ws, pos, tree, stats, seeds, seat_out[g], game_out[g])
+
+
+@hot
+def collect_positions_nb(run_seed, first_game, n_players, roster, strat_ids, strat_params, consts, ws, pos, every,
+                         out):
+    """Positions of real games for the search's benchmark: games ``first_game ..``
+    played by the bots, every ``every``-th pending decision copied into the
+    next row of ``out`` until it is full; returns the games played."""
+    seed = np.uint64(run_seed)
+    row = 0
+    k = 0
+    g = 0
+    while row < out.shape[0]:
+        fm_new_nb(roster, game_key_nb(seed, np.uint64(first_game + g)), n_players, consts, ws, pos)
+        g += 1
+        while row < out.shape[0] and fm_decider_nb(roster, pos) >= 0:
+            k += 1
+            if k % every == 0:
+                for i in range(pos.shape[0]):
+                    out[row, i] = pos[i]
+                row += 1
+            fm_apply_nb(roster, pos, fm_bot_nb(roster, strat_ids, strat_params, pos, consts), consts, ws)
+    return g

@@ -17,6 +17,7 @@ Modules, laid out as zsim's built-in games are:
 * :mod:`.replay`, :mod:`.records`, :mod:`.telling` — records read back, refereed, told;
 * :mod:`.constants`, :mod:`.hand_nb`, :mod:`.engine_nb`, :mod:`.batch_nb`, :mod:`.batch` —
   the fast numba engine;
+* :mod:`.forward_nb` — the game one decision at a time (zsim's forward-model contract);
 * :mod:`.strategies` — the strategies (entry points ``zsim.strategies.geier``);
 * :mod:`.analyses` — where the game's analyses and report plan will go.
 """

@@ -22,6 +22,12 @@ rng         [N_STREAMS]     uint64 streams: 0 the deck, 1 + seat the strategies
 Every bid goes through :func:`ask_nb`, where it is checked: a card not in
 the seat's hand stops the game with ``game_out[G_ILLEGAL] = 1 + seat``;
 the other columns then hold the state at that moment.
+
+The pieces of :func:`play_game_nb`'s loop (:func:`deal_nb`,
+:func:`turn_up_nb`, :func:`check_bid_nb`, :func:`settle_nb`,
+:func:`finish_nb`) are kernels of their own, which the forward model
+(``forward_nb.py``, the game one decision at a time) calls too: the rules
+are written once.
 """
 from __future__ import annotations
 
@@ -64,13 +70,52 @@ def mask_value_nb(mask, rules):
 
 
 @hot_inline
-def ask_nb(seat, roster, strat_ids, strat_params, hands, won, deck, pub, rules, rng, game_out):
-    """The seat's sealed bid; -1 for an illegal one (and marked in ``game_out``)."""
-    bid = bid_nb(roster, strat_ids[seat], seat, strat_params[seat], hands, won, deck, pub, rules, rng)
+def check_bid_nb(seat, bid, hands, rules, game_out):
+    """``bid`` if it is a card of the seat's hand, else -1 (and the seat marked in ``game_out``)."""
     if 1 <= bid <= rules[K.R_N_PRIZES] and (hands[seat] >> bid) & 1 != 0:
         return bid
     game_out[K.G_ILLEGAL] = 1 + seat
     return -1
+
+
+@hot_inline
+def ask_nb(seat, roster, strat_ids, strat_params, hands, won, deck, pub, rules, rng, game_out):
+    """The seat's sealed bid; -1 for an illegal one (and marked in ``game_out``)."""
+    bid = bid_nb(roster, strat_ids[seat], seat, strat_params[seat], hands, won, deck, pub, rules, rng)
+    return check_bid_nb(seat, bid, hands, rules, game_out)
+
+
+@hot_inline
+def deal_nb(key, n, n_prizes, hands, won, deck, partners, pub, rng):
+    """The game's streams seeded from ``key``, the prize deck shuffled once
+    (canonical order, then the one shuffle of stream 0), full hands, nothing
+    taken, and the public scalars of a game before its first round."""
+    seed_streams_nb(key, rng)
+    for i in range(n_prizes):                # the prizes in canonical order, then shuffled once
+        deck[i] = i
+    shuffle_nb(deck, 0, n_prizes, rng, K.DECK_STREAM, partners)
+    full = ((ONE << (n_prizes + 1)) - 1) & ~ONE
+    for s in range(n):
+        hands[s] = full
+        won[s] = 0
+    pub[:] = 0
+    pub[K.PUB_PLAYERS] = n
+    pub[K.PUB_N_PRIZES] = n_prizes
+    pub[K.PUB_LEFT] = (ONE << n_prizes) - 1
+
+
+@hot_inline
+def turn_up_nb(r, deck, pub, rules):
+    """Round ``r`` (0-based) begins: its prize card turned up onto the table."""
+    card = index_nb(deck[r])
+    value = prize_value_nb(card, rules)
+    pub[K.PUB_ROUND] = r + 1
+    pub[K.PUB_PRIZE] = value
+    pub[K.PUB_LEFT] &= ~(ONE << card)
+    if pub[K.PUB_TABLE] == 0:
+        pub[K.PUB_POT] = 0
+    pub[K.PUB_TABLE] |= ONE << card
+    pub[K.PUB_POT] += value
 
 
 @hot
@@ -140,28 +185,9 @@ def play_game_nb(key, rules, roster, strat_ids, strat_params, ws, seat_out, game
     n_prizes = rules[K.R_N_PRIZES]
     seat_out[:, :] = 0
     game_out[:] = 0
-    seed_streams_nb(key, rng)
-    for i in range(n_prizes):                # the prizes in canonical order, then shuffled once
-        deck[i] = i
-    shuffle_nb(deck, 0, n_prizes, rng, K.DECK_STREAM, partners)
-    full = ((ONE << (n_prizes + 1)) - 1) & ~ONE
-    for s in range(n):
-        hands[s] = full
-        won[s] = 0
-    pub[:] = 0
-    pub[K.PUB_PLAYERS] = n
-    pub[K.PUB_N_PRIZES] = n_prizes
-    pub[K.PUB_LEFT] = (ONE << n_prizes) - 1
+    deal_nb(key, n, n_prizes, hands, won, deck, partners, pub, rng)
     for r in range(n_prizes):
-        card = index_nb(deck[r])
-        value = prize_value_nb(card, rules)
-        pub[K.PUB_ROUND] = r + 1
-        pub[K.PUB_PRIZE] = value
-        pub[K.PUB_LEFT] &= ~(ONE << card)
-        if pub[K.PUB_TABLE] == 0:
-            pub[K.PUB_POT] = 0
-        pub[K.PUB_TABLE] |= ONE << card
-        pub[K.PUB_POT] += value
+        turn_up_nb(r, deck, pub, rules)
         for s in range(n):
             bid = ask_nb(s, roster, strat_ids, strat_params, hands, won, deck, pub, rules, rng, game_out)
             if bid < 0:

@@ -59,6 +59,8 @@ class Geier(PackagedGame):
     n_game_stats = K.N_GAME_STATS
     #: the module of the game's analyses and report specs (zsim's analyses registry)
     analyses = "zsim_geier.analyses.specs"
+    #: the game one decision at a time (zsim/harness/forward.py): search and stepping
+    forward = "zsim_geier.forward_nb"
 
     def describe_setup(self, matchup) -> str:
         r = matchup.rules

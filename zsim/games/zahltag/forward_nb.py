@@ -29,9 +29,10 @@ moves also prove things about the dealt cards: a discard shows the hand
 held the card, a bid shows it covered the job. Each such proof is a lower
 bound on the dealt cards of a type, and together they are all the seat
 can know: ``determinize_nb`` deals the opponents' dealt cards afresh from
-their pool (public: every hand less the seat's own, less the deltas) and
-keeps a deal only if it meets every bound (rejection, so each consistent
-deal is equally likely, as the shuffled deal made them).
+their pool (public: every hand less the seat's own, less the deltas),
+exactly as likely as the shuffle made each deal that meets every bound
+(``zsim.games.deal_posterior_nb``), and the rest of the deck in a fresh
+order.
 
 Bids for a job are sealed: each seat's answer waits in ``O_BIDS`` until
 the last alive seat has answered, then all are checked, counted and
@@ -41,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zsim.games.deal_posterior_nb import draw, prepare
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.engine_nb import apply_adjust_nb, deal_nb, finish_jobs_nb, game_over_nb, reveal_nb
 from zsim.games.zahltag.lanes_nb import lanes_nb, set_lanes_nb
@@ -48,7 +50,7 @@ from zsim.games.zahltag.moves_nb import (hand_covers_nb, is_legal_adjust_nb, lan
                                          owned_nb)
 from zsim.games.zahltag.resolve_nb import award_nb, end_reason_nb, lead_nb, payday_nb, penalty_nb, take_bid_nb
 from zsim.jit import grid_nb, hot, hot_flat, hot_inline, recast_nb, seat_after_nb
-from zsim.rng import DECK_STREAM, draw_nb, seed_streams_nb, shuffle_nb
+from zsim.rng import DECK_STREAM, below_nb, draw_nb, seed_streams_nb, shuffle_nb
 from zsim.dispatch import dispatcher
 
 _dispatch = dispatcher("zahltag")
@@ -91,12 +93,17 @@ def consts(matchup) -> tuple:
 
 
 def workspace(matchup) -> tuple:
-    """(the worker pile, a shuffle's draws, scratch rows, the cards a determinisation deals)."""
+    """(the worker pile, a shuffle's draws, scratch rows, what a determinisation
+    deals with: the posterior's sums, pool, rows, bounds and the deal drawn)."""
+    from zsim.games import deal_posterior_nb
     from zsim.games.zahltag.engine_nb import PILE_MAX
 
     n_cards = matchup.deck.n_jobs + matchup.rules.payday_cards
+    m = deal_posterior_nb.MAX_SEATS
+    post = (deal_posterior_nb.workspace(matchup.rules.hand_size, K.N_TYPES), np.zeros(K.N_TYPES, np.int64),
+            np.zeros(m, np.int64), np.zeros((m, K.N_TYPES), np.int64), np.zeros((m, K.N_TYPES), np.int64))
     return (np.zeros(PILE_MAX, np.int64), np.zeros(max(PILE_MAX, n_cards), np.uint32),
-            np.zeros(2 * MP, np.int64), np.zeros(PILE_MAX, np.int64))
+            np.zeros(2 * MP, np.int64), post)
 
 
 def size(matchup) -> int:
@@ -207,7 +214,7 @@ def options_nb(pos, consts, out):
     return n
 
 
-@hot
+@hot_flat
 def bot_nb(roster, strat_ids, strat_params, pos, consts):
     rules, needs, _ = consts
     hand, left, right, stacks, money, alive, elim, demand, pub, rng = _views(pos)
@@ -215,7 +222,7 @@ def bot_nb(roster, strat_ids, strat_params, pos, consts):
                    needs[pos[O_CTRL + C_JOB]], hand, left, right, stacks, money, alive, demand, pub, rules, rng)
 
 
-@hot
+@hot_flat
 def _ask_nb(roster, strat_ids, strat_params, seat, kind, need, hand, left, right, stacks, money, alive, demand,
             pub, rules, rng):
     # a kernel of its own, called with the position's views as arguments: the
@@ -228,7 +235,7 @@ def _ask_nb(roster, strat_ids, strat_params, seat, kind, need, hand, left, right
                      demand, pub, rules, rng)
 
 
-@hot
+@hot_flat
 def apply_nb(pos, option, consts, ws):
     if pos[O_CTRL + C_KIND] == KIND_BID:
         _bid(pos, option, consts, ws)
@@ -305,7 +312,7 @@ def _seen_adjust(seat, act, delta, dealt):
         delta[seat, (act - K.ACT_EXCHANGE) % 4] += 1
 
 
-@hot
+@hot_flat
 def _adjust(pos, act, consts, ws):
     rules, needs, _ = consts
     hand, left, right, stacks, money, alive, elim, demand, pub, rng = _views(pos)
@@ -378,7 +385,7 @@ def _next_bidder(seat, bids, alive, n_players):
     return -1
 
 
-@hot
+@hot_flat
 def _bid(pos, answer, consts, ws):
     rules, needs, _ = consts
     hand, left, right, stacks, money, alive, elim, demand, pub, rng = _views(pos)
@@ -448,15 +455,10 @@ def determinize_nb(pos, seat, rng, out, consts, ws):
     top = ctrl[C_TOP]
     _canonical_rest(deck, top, n_cards)
     for i in range(n_cards - 1, top, -1):   # the rest of the deck, shuffled from the seat's stream
-        j = top + _below(rng, i - top + 1)
+        j = top + below_nb(rng, 0, i - top + 1)
         deck[i], deck[j] = deck[j], deck[i]
     for i in range(streams.shape[0]):       # the future's chance and the other seats' bots: unknown
         streams[i] = draw_nb(rng, 0)
-
-
-@hot_flat
-def _below(rng, n):
-    return np.int64(((draw_nb(rng, 0) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @hot_flat
@@ -473,50 +475,35 @@ def _canonical_rest(deck, top, n_cards):
 
 
 @hot
-def _deal_again(seat, n_players, hand_size, hand, alive, pub, delta, dealt, rng, cards):
-    """The opponents' dealt cards drawn afresh from their pool until the draw
-    meets every bound the table saw; their hands are then dealt + delta."""
-    mine = lanes_nb(hand, seat)
-    others = pub[K.PUB_HANDS] - mine             # every hand less the seat's own: public
-    n = 0
-    for t in range(K.N_TYPES):
-        pool = lane_nb(others, t)
-        for o in range(n_players):
-            if o != seat and alive[o] != 0:
-                pool -= delta[o, t]
-        for _ in range(pool):
-            cards[n] = t
-            n += 1
-    while True:
-        for i in range(n - 1, 0, -1):
-            j = _below(rng, i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
-        k = 0
-        fits = True
-        for o in range(n_players):
-            if o != seat and alive[o] != 0:
-                got = _dealt_lanes(cards, k, hand_size)
-                k += hand_size
-                for t in range(K.N_TYPES):
-                    fits = fits and lane_nb(got, t) >= dealt[o, t]
-        if fits:
-            break
+def _deal_again(seat, n_players, hand_size, hand, alive, pub, delta, dealt, rng, post):
+    """The opponents' dealt cards drawn afresh from their pool given every
+    bound the table saw (``zsim.games.deal_posterior_nb``); their hands are
+    then dealt + delta."""
+    post_ws, pool, rows, low, drawn = post
+    others = pub[K.PUB_HANDS] - lanes_nb(hand, seat)     # every hand less the seat's own: public
     k = 0
     for o in range(n_players):
         if o != seat and alive[o] != 0:
-            got = _dealt_lanes(cards, k, hand_size)
-            k += hand_size
+            rows[k] = hand_size
             for t in range(K.N_TYPES):
-                got += delta[o, t] * lane_unit_nb(t)
+                low[k, t] = dealt[o, t]
+            k += 1
+    for t in range(K.N_TYPES):
+        pool[t] = lane_nb(others, t)
+        for o in range(n_players):
+            if o != seat and alive[o] != 0:
+                pool[t] -= delta[o, t]
+    if k == 0 or prepare(k, K.N_TYPES, pool, rows, low, post_ws) <= 0.0:
+        return                               # nothing hidden, or no deal fits (a model bug the tests catch)
+    draw(k, K.N_TYPES, pool, rows, low, post_ws, rng, drawn)
+    k = 0
+    for o in range(n_players):
+        if o != seat and alive[o] != 0:
+            got = np.int64(0)
+            for t in range(K.N_TYPES):
+                got += (drawn[k, t] + delta[o, t]) * lane_unit_nb(t)
             set_lanes_nb(hand, o, got)
-
-
-@hot_inline
-def _dealt_lanes(cards, k, hand_size):
-    got = np.int64(0)
-    for i in range(k, k + hand_size):
-        got += lane_unit_nb(cards[i])
-    return got
+            k += 1
 
 
 @hot
