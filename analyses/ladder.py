@@ -27,9 +27,10 @@ def _budgets(value, flag):
         from zsim.harness.ladder import budgets_between
 
         try:
-            return budgets_between(int(lo), int(hi))
+            low, high = int(lo), int(hi)
         except ValueError:
             raise ZsimError(f"{flag} needs LOW..HIGH or a comma list of whole numbers, got {value!r}") from None
+        return budgets_between(low, high)
     return int_list(text, flag, 1, 1_000_000)
 
 
@@ -75,8 +76,8 @@ def _entries(game: str, search: str, budgets: list[int], field, add) -> tuple[li
         raise ZsimError(f"--search must name one of {game}'s searches ({searches}), got {name!r}")
     if any(p.startswith("iterations=") for p in rest):
         raise ZsimError("--search sets its budget with --budgets, not iterations=")
-    bots = list(field) if field else default_field(game)
-    entries = [parse_one(b, game) for b in bots + list(add or [])]
+    bots = field.split(",") if field else default_field(game)
+    entries = [parse_one(b, game) for b in bots + (add.split(",") if add else [])]
     budget_of = {}
     for b in budgets:
         e = parse_one(":".join([name, *rest, f"iterations={b}"]), game)

@@ -22,7 +22,8 @@ def builtin_field(game: str) -> tuple[str, ...]:
 
     spec = get_game(game)
     own = tuple(p + "." for p in (spec.strategies.package, type(spec).__module__.split(".")[0]) if p)
-    return tuple(name for name, info in registry(game).items() if info.fair and info.module.startswith(own))
+    return tuple(name for name, info in registry(game).items()
+                 if info.fair and info.search < 0 and info.module.startswith(own))
 
 
 @dataclass(frozen=True)

@@ -222,3 +222,22 @@ def test_thread_scaling_is_the_median_of_alternating_rounds(monkeypatch):
     assert order == [1, 2] * 3
     assert many == 180.0
     assert ratio == 1.9            # rounds 1.9x, 3.6x, 1.2x; the ratio of the medians would be 1.8x
+
+
+def test_the_search_bench_measures_its_figures_from_positions_of_real_games():
+    """Rates differ from run to run; what is measured and printed does not."""
+    import zsim
+
+    b = zsim.bench(game="zahltag", strategy="ismcts:iterations=8", players=2, positions=3, repeat=2, games=200)
+    assert [r["round"] for r in b.rows] == [1, 2, "median"]
+    last = b.rows[-1]
+    for key in ("batch_games_s", "model_games_s", "playouts_s", "iterations_s", "iterations_s_all", "decision_ms"):
+        assert last[key] > 0, key
+    for r in b.rows[:2]:       # a round's ratio is of its own two figures; the last row's the median of those
+        assert r["model_vs_batch"] == r["model_games_s"] / r["batch_games_s"]
+        assert r["search_vs_playouts"] == r["iterations_s"] / r["playouts_s"]
+    assert last["model_vs_batch"] == pytest.approx((b.rows[0]["model_vs_batch"] + b.rows[1]["model_vs_batch"]) / 2)
+    assert last["iterations"] == 8
+    assert "target >= 0.5x" in b.text() and "one decision" in b.text()
+    with pytest.raises(zsim.ZsimError, match="--strategy must be a search of zahltag"):
+        zsim.bench(game="zahltag", strategy="simple", repeat=1)

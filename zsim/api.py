@@ -442,7 +442,8 @@ def replay(path: str | os.PathLike, *, check: bool = True, game: str | None = No
 # ---------------------------------------------------------------- speed
 def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, reference_games: int = 300,
           startup: bool = True, memory_games: int = 0, scaling: bool = False,
-          workers: int | None = None) -> BenchResult:
+          workers: int | None = None, strategy: str | None = None, players: int = 4,
+          positions: int = 64) -> BenchResult:
     """Games per second of ``game``'s fast engine on one thread and on all,
     against its reference engine (``zsim bench``), with turns/s and
     decisions/s; medians over ``repeat`` runs, the reference ratio and the
@@ -451,6 +452,10 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
     1000`` (alternating with a one-kernel numba script's warm start, the
     floor beneath it); ``memory_games`` reports peak memory; ``scaling``
     measures games/s against threads and dask ``workers`` instead.
+    ``strategy`` (a search, e.g. ``"ismcts:iterations=1000"``) times it
+    instead, from ``positions`` positions of real games of ``players``:
+    iterations/s on one thread and on all, one decision's time, beside the
+    forward model's playouts/s and games/s and the batch engine's games/s.
 
     Example:
         >>> import zsim
@@ -470,7 +475,16 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
         raise ZsimError(f"--memory must be 0 (no memory measurement) or more games, got {memory_games}")
     startup, scaling = flag(startup, "--startup"), flag(scaling, "--scaling")
     workers = whole(workers, "--workers", 1, none_ok=True)
-    name = game_of(game).name
+    spec = game_of(game)
+    name = spec.name
+    if strategy is not None:
+        from zsim._api_inputs import check_players, word
+        from zsim.harness.bench_search import search_bench, search_lines
+
+        players = check_players(spec, players)
+        positions = whole(positions, "--positions", 1, 100_000)
+        rows = search_bench(name, word(strategy, "--strategy"), players, positions, min(games, 100_000), repeat)
+        return BenchResult(rows, search_lines(rows).splitlines())
     if scaling:
         from zsim.harness.bench_scaling import format_rows, scaling_rows
 

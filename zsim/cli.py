@@ -188,11 +188,19 @@ def games_command(as_json):
               help="instead: games/s against numba threads and against dask workers, with efficiency")
 @click.option("--workers", type=int, default=None,
               help="--scaling: dask workers up to this many [default: one per core]")
+@click.option("--strategy", default=None, metavar="SEARCH",
+              help="instead: the search SEARCH (e.g. ismcts:iterations=1000) from positions of real games: "
+                   "iterations/s beside the forward model's playouts/s and games/s and the batch engine's")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="--strategy: players at the table")
+@click.option("--positions", type=int, default=64, show_default=True,
+              help="--strategy: positions of real games searched each round")
 @GAME
-def bench(as_json, games, repeat, reference_games, startup, memory_games, scaling, workers, game):
+def bench(as_json, games, repeat, reference_games, startup, memory_games, scaling, workers, strategy, players,
+          positions, game):
     """Measure games per second: fast engine (1 and all threads) vs reference."""
     result = api.bench(game=game, games=games, repeat=repeat, reference_games=reference_games, startup=startup,
-                       memory_games=memory_games, scaling=scaling, workers=workers)
+                       memory_games=memory_games, scaling=scaling, workers=workers, strategy=strategy,
+                       players=players, positions=positions)
     if as_json:
         echo_json(result.to_json())
     else:

@@ -60,14 +60,16 @@ def draw_tables(n_entries: int, players: int, tables: int, seed: int) -> np.ndar
         raise ZsimError(f"a ladder of {players} players needs at least {players} entries, got {n_entries}")
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, _TABLE_STREAM, players])))
     rows: list[list[int]] = []
-    pending: list[int] = []
+    queue: list[int] = []
     while len(rows) < tables:
-        if len(pending) < players:
-            fresh = [int(e) for e in rng.permutation(n_entries) if e not in pending]
-            pending += fresh
-        row = pending[:players]
-        pending = pending[players:]
+        while len(set(queue)) < players:
+            queue += [int(e) for e in rng.permutation(n_entries)]
+        row: list[int] = []
+        rest: list[int] = []
+        for e in queue:                      # the first distinct entries in line; the rest keep their places
+            (row if len(row) < players and e not in row else rest).append(e)
         rows.append(row)
+        queue = rest
     return np.asarray(rows, np.int64)
 
 
