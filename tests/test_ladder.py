@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-import polars as pl
 import pytest
 
 from zsim.cli import main
