@@ -27,6 +27,7 @@ from zsim.rng import SEARCH_STREAM, game_key, stream_start
 from zsim.roster import roster_of
 from zsim.search_specs import ISMCTS, PIMC, SEER
 from zsim.strategy_registry import bots, strategy_arrays
+from test_forward_models import rule_sets
 
 SEED = 20261207
 GAMES = sorted(name for name, g in registry().items() if g.forward)
@@ -59,13 +60,13 @@ def _same_search(roster, ids, params, key, n_players, consts, ws, pos, other, tr
         fm_apply_nb(roster, pos, fm_bot_nb(roster, ids, params, pos, consts), consts, ws)
 
 
-def _points(game: str, mode: int, players: int, points: int, iterations: int = 24, every: int = 3):
+def _points(game: str, mode: int, players: int, points: int, iterations: int = 24, every: int = 3, rules=()):
     """Search decision points of bot-played games, ``every``-th decision, until
     ``points`` are done; returns ([points, differing, kinds seen], the number of kinds)."""
     model = forward_model(game)
     names = [s.name for s in bots(game)]
     table = tuple(names[(players + s) % len(names)] for s in range(players))
-    m = Matchup(players, table, game=game)
+    m = Matchup(players, table, registry()[game].parse_rules(list(rules), players), game=game)
     ids, params = strategy_arrays(game, list(table))
     roster = roster_of(game, ids)
     consts, ws = model.consts(m), model.workspace(m)
@@ -92,6 +93,10 @@ def test_a_fair_search_decides_from_the_seats_information_set_alone(game):
             out, kinds = _points(game, mode, players, points=400)
             assert out[1] == 0, f"{players} players, mode {mode}: {out[1]} of {out[0]} decisions changed"
             seen |= int(out[2])
+    for name, rules in rule_sets(game).items():      # the decisions a rule switch brings (Zahlemann's bonus play)
+        out, kinds = _points(game, ISMCTS, spec.max_players, points=100, rules=rules)
+        assert out[1] == 0, f"rules {name}: {out[1]} of {out[0]} decisions changed"
+        seen |= int(out[2])
     assert seen == (1 << kinds) - 1, "every decision kind was searched"
 
 
@@ -157,3 +162,25 @@ def test_searched_games_do_not_depend_on_threads_or_chunks(game):
         set_threads(None)
     np.testing.assert_array_equal(one[0], np.concatenate([t[0] for t in two]))
     np.testing.assert_array_equal(one[1], np.concatenate([t[1] for t in two]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_searched_game_is_recorded_in_the_games_format_with_its_visit_counts(game):
+    import zsim
+
+    spec = registry()[game]
+    players = spec.min_players + 1
+    table = ["ismcts:iterations=24"] + [spec.strategies.default] * (players - 1)
+    seat_out, _ = play_chunk(Matchup(players, tuple(table), game=game), SEED, 0, 3)
+    records = list(zsim.record(game=game, players=players, strategies=table, games=3, seed=SEED, progress=False))
+    place = spec.seat_index("place")
+    for g, events in enumerate(records):
+        spec.check_record(events)                     # the game's referee replays it, search fields and all
+        assert events[0]["strategies"] == table
+        searched = [entry for e in events for entry in e.get("search", [])]
+        assert searched and all(entry["seat"] == 0 for entry in searched)
+        for entry in searched:
+            assert len(entry["options"]) == len(entry["visits"]) == len(entry["values"])
+            assert sum(entry["visits"]) == 24 and all(0 <= v <= 1 for v in entry["values"])
+        ends = [e["places"] for e in events if "places" in e]     # the game simulate plays, to the end
+        assert ends and ends[-1] == seat_out[g, :, place].tolist()

@@ -120,10 +120,11 @@ class Records:
     progress: bool = field(default=True, repr=False)
 
     def __iter__(self) -> Iterator[list[dict]]:
+        from zsim.harness.search_records import record_games
         from zsim.record_files import counted    # a progress bar on a terminal once it lasts two seconds
 
         m = self._matchup
-        return counted(m.spec.record_games(m, self.seed, range(self.first, self.first + self.games)),
+        return counted(record_games(m, self.seed, range(self.first, self.first + self.games)),
                        self.games, "record", quiet=not self.progress)
 
     def __len__(self) -> int:

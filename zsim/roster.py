@@ -43,6 +43,7 @@ from numba import types
 from numba.extending import NativeValue, intrinsic, models, register_model, typeof_impl, unbox
 
 from zsim.errors import ZsimError
+from zsim.tape import TAPE_SID, is_tape
 
 
 class Roster:
@@ -233,12 +234,15 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
     """The roster for a call playing strategy ids ``ids``: every installed
     strategy of the game when ``$ZSIM_ROSTER`` is ``all``; else ``among`` when
     given (it must hold every id), else exactly the ids' strategies."""
+    if among is not None and TAPE_SID in {int(i) for i in ids} and TAPE_SID not in among.sids:
+        # a record of a searched game replays its searching seats from tapes (zsim.tape)
+        among = _roster((among.game, tuple(sorted(among.sids + (TAPE_SID,))), among.calls, among.seats))
     if among is not None and (among.game != game or not among.covers(ids)):
         raise ValueError(f"strategy ids {sorted({int(s) for s in ids})} of {game} are not all in {among}")
     calls = everyone()
     if calls:
         from zsim.strategy_registry import bots
-        ids = [s.sid for s in bots(game)]
+        ids = [s.sid for s in bots(game)] + ([TAPE_SID] if TAPE_SID in {int(i) for i in ids} else [])
     elif among is not None:
         return among
     return _roster((game, tuple(sorted({int(s) for s in ids})), calls, 0))
@@ -247,9 +251,8 @@ def roster_of(game: str, ids, among: Roster | None = None) -> Roster:
 def roster_for(game: str, specs=None) -> Roster:
     """The :class:`Roster` of ``game``'s strategies named in
     ``specs`` (strategy specs or names; all installed strategies when None)."""
-    from zsim.strategy_registry import bots, parse_one, registry, rollouts_of
+    from zsim.strategy_registry import bots, parse_one, rollouts_of
 
-    reg = registry(game)
     if specs is None:
         return roster_of(game, [s.sid for s in bots(game)])
-    return roster_of(game, rollouts_of(game, [parse_one(s, game) for s in specs]))
+    return roster_of(game, rollouts_of(game, [s if is_tape(s) else parse_one(s, game) for s in specs]))

@@ -21,6 +21,7 @@ from zsim.errors import ZsimError
 from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.search_specs import search_entries
 from zsim.strategy import Param
+from zsim.tape import TAPE, TAPE_SID, is_tape, params_row
 from zsim.strategy_discovery import builtin_modules, groups, plugin_modules
 
 DEFAULT_STRATEGY = "simple"      # Zahltag's; a game's own is game.strategies.default
@@ -122,6 +123,8 @@ def _unknown(name: str, game: str) -> ZsimError:
 def parse_one(spec: str, game: str = DEFAULT_GAME) -> str:
     """``name`` or ``name:key=value:key=value`` -> its canonical form (parameters
     at their defaults are left out; values are checked against their bounds)."""
+    if is_tape(spec):
+        return spec.strip()
     name, *assignments = [part.strip() for part in spec.strip().split(":")]
     info = registry(game).get(name)
     if info is None:
@@ -175,6 +178,9 @@ def parse_strategies(spec: str | None, players: int, game: str = DEFAULT_GAME) -
 
 def spec_values(spec: str, game: str = DEFAULT_GAME) -> tuple[StrategyInfo, list[float]]:
     """A spec's strategy and its full parameter row (defaults filled in)."""
+    if is_tape(spec):
+        return StrategyInfo(TAPE, TAPE_SID, "answers from a list", (), True, "zsim.tape", game), \
+            params_row(spec).tolist()
     name, *assignments = parse_one(spec, game).split(":")
     info = registry(game)[name]
     given = dict(a.split("=") for a in assignments)
@@ -185,9 +191,9 @@ def spec_values(spec: str, game: str = DEFAULT_GAME) -> tuple[StrategyInfo, list
 def strategy_arrays(game: str, specs: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(ids [P], params [P, max_params(game)]) for ``game``'s kernels."""
     ids = np.zeros(len(specs), dtype=np.int64)
-    params = np.zeros((len(specs), max_params(game)), dtype=np.float64)
-    for seat, spec in enumerate(specs):
-        info, values = spec_values(spec, game)
+    rows = [spec_values(spec, game) for spec in specs]
+    params = np.zeros((len(specs), max([max_params(game)] + [len(v) for _, v in rows])), dtype=np.float64)
+    for seat, (info, values) in enumerate(rows):
         ids[seat] = info.sid
         params[seat, :len(values)] = values
     return ids, params
@@ -199,7 +205,7 @@ def rollouts_of(game: str, specs: list[str]) -> list[int]:
     out = []
     for spec in specs:
         info, values = spec_values(spec, game)
-        if info.search < 0:
+        if info.search < 0 or info.sid == TAPE_SID:
             out.append(info.sid)
         else:
             rollout = next(p for p in info.params if p.name == "rollout")

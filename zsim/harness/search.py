@@ -47,28 +47,46 @@ def search_rows(game: str, specs: list[str], n_params: int):
     return bot_ids, bot_params, modes, search, rollout_ids, rollout_params
 
 
+class SearchSetup:
+    """What a game with searching seats is played with: the forward model, the
+    roster its kernels are compiled for, the seats' rows (:func:`search_rows`)
+    and a factory of one thread's workspace."""
+
+    def __init__(self, matchup, specs: list[str], n_params: int, roster=None):
+        from zsim.harness.forward import forward_model
+        from zsim.roster import roster_of
+
+        self.model = model = forward_model(matchup.game)
+        (self.bot_ids, self.bot_params, self.modes, self.search, self.rollout_ids,
+         self.rollout_params) = search_rows(matchup.game, specs, n_params)
+        needed = np.unique(np.concatenate([self.bot_ids, self.rollout_ids.ravel()]))
+        self.roster = roster_of(matchup.game, needed, roster).for_seats(matchup.players)
+        self.consts = model.consts(matchup)
+        self.matchup = matchup
+        self.words = model.size(matchup)
+        # an iteration adds a node, and in a sealed round a few
+        self.capacity = int(8 * self.search[:, 0].max() + 64)
+
+    def rows(self) -> tuple:
+        return (self.bot_ids, self.bot_params, self.modes, self.search, self.rollout_ids, self.rollout_params)
+
+    def workspace(self) -> tuple:
+        """(the model's workspace, a position, a search tree, the root's rows, the seats' search streams)."""
+        from zsim.harness.search_nb import new_tree
+
+        m, model = self.matchup, self.model
+        return (model.workspace(m), np.zeros(self.words, np.int64),
+                new_tree(self.capacity, self.words, model.MAX_OPTIONS, m.players),
+                np.zeros((model.MAX_OPTIONS, 3)), np.zeros(m.players, np.uint64))
+
+
 def play_searched_chunk_into(matchup, seed: int, first: int, n: int, specs: list[str], n_params: int,
                              seat_out: np.ndarray, game_out: np.ndarray, block: int, roster=None) -> None:
     """Games ``first .. first + n - 1`` of ``matchup``, whose ``specs`` hold a
     search, played through the game's forward model into the rows given."""
     from zsim.blocks import play_in_blocks
-    from zsim.harness.forward import forward_model
-    from zsim.harness.search_nb import new_tree
     from zsim.harness.stepping_nb import play_searched_blocks_nb
-    from zsim.roster import roster_of
 
-    model = forward_model(matchup.game)
-    bot_ids, bot_params, modes, search, rollout_ids, rollout_params = search_rows(matchup.game, specs, n_params)
-    needed = np.unique(np.concatenate([bot_ids, rollout_ids.ravel()]))
-    players = matchup.players
-    words = model.size(matchup)
-    capacity = int(8 * search[:, 0].max() + 64)     # an iteration adds a node, and in a sealed round a few
-
-    def workspace():
-        return (model.workspace(matchup), np.zeros(words, np.int64), new_tree(capacity, words, model.MAX_OPTIONS,
-                                                                              players),
-                np.zeros((model.MAX_OPTIONS, 3)), np.zeros(players, np.uint64))
-
-    play_in_blocks(play_searched_blocks_nb, n, max(1, min(block, 4)), np.uint64(seed), first,
-                   roster_of(matchup.game, needed, roster).for_seats(players), bot_ids, bot_params, modes, search,
-                   rollout_ids, rollout_params, model.consts(matchup), seat_out, game_out, workspace=workspace)
+    setup = SearchSetup(matchup, specs, n_params, roster)
+    play_in_blocks(play_searched_blocks_nb, n, max(1, min(block, 4)), np.uint64(seed), first, setup.roster,
+                   *setup.rows(), setup.consts, seat_out, game_out, workspace=setup.workspace)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.harness.forward import fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_new_nb, fm_rows_nb
+from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_kind_nb, fm_new_nb, fm_rows_nb,
+                                  fm_sealed_nb)
 from zsim.harness.search_nb import search_nb
-from zsim.jit import claim_nb, cold_nogil, hot
+from zsim.jit import claim_nb, cold, cold_nogil, hot, hot_flat
 from zsim.rng import SEARCH_STREAM, draw_nb, game_key_nb, stream_start_nb
 
 
@@ -47,13 +48,16 @@ def play_stepped_blocks_nb(run_seed, first_game, roster, strat_ids, strat_params
 
 @hot
 def play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
-                     rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out):
+                     rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out, log):
     """One game in which the seats with ``modes[seat] >= 0`` search
     (``search_nb``'s modes; ``search_params[seat]``: iterations, worlds, c;
     ``rollout_ids[seat]``/``rollout_params[seat]``: the table of bots its
     searches play out with) and the others ask their bots (``bot_ids``).
     Each searching seat draws its searches' seeds from a stream of its own
-    (``zsim.rng.SEARCH_STREAM + seat``), never from the game's."""
+    (``zsim.rng.SEARCH_STREAM + seat``), never from the game's. ``log``:
+    None, or (decisions [N, 5]: seat, kind, sealed round, option, the root's
+    options searched or 0; the searched root's rows [N, options, 3]; the
+    count [1], which runs past N when the log is too short)."""
     fm_new_nb(roster, key, n_players, consts, ws, pos)
     for s in range(n_players):
         seeds[s] = stream_start_nb(key, SEARCH_STREAM + s)
@@ -61,14 +65,35 @@ def play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_
         seat = fm_decider_nb(roster, pos)
         if seat < 0:
             break
+        searched = 0
         if modes[seat] >= 0:
-            option, _ = search_nb(roster, pos, draw_nb(seeds, seat), modes[seat], np.int64(search_params[seat, 0]),
-                                  np.int64(search_params[seat, 1]), search_params[seat, 2], rollout_ids[seat],
-                                  rollout_params[seat], consts, ws, tree, stats)
+            option, searched = search_nb(roster, pos, draw_nb(seeds, seat), modes[seat],
+                                         np.int64(search_params[seat, 0]), np.int64(search_params[seat, 1]),
+                                         search_params[seat, 2], rollout_ids[seat], rollout_params[seat], consts, ws,
+                                         tree, stats)
         else:
             option = fm_bot_nb(roster, bot_ids, bot_params, pos, consts)
+        if log is not None:
+            _note(log, seat, fm_kind_nb(roster, pos), fm_sealed_nb(roster, pos), option, searched, stats)
         fm_apply_nb(roster, pos, option, consts, ws)
     fm_rows_nb(roster, pos, seat_out, game_out)
+
+
+@hot_flat
+def _note(log, seat, kind, sealed, option, searched, stats):
+    decisions, rows, count = log
+    k = count[0]
+    count[0] += 1
+    if k >= decisions.shape[0]:
+        return
+    decisions[k, 0] = seat
+    decisions[k, 1] = kind
+    decisions[k, 2] = sealed
+    decisions[k, 3] = option
+    decisions[k, 4] = searched
+    for i in range(searched):
+        for j in range(3):
+            rows[k, i, j] = stats[i, j]
 
 
 @cold_nogil
@@ -87,7 +112,7 @@ def play_searched_blocks_nb(run_seed, first_game, roster, bot_ids, bot_params, m
         for g in range(start, min(n_games, start + block)):
             key = game_key_nb(seed, np.uint64(first_game + g))
             play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
-                             rollout_params, consts, model_ws, pos, tree, stats, seeds, seat_out[g], game_out[g])
+                             rollout_params, consts, model_ws, pos, tree, stats, seeds, seat_out[g], game_out[g], None)
 
 
 @hot
@@ -111,3 +136,12 @@ def collect_positions_nb(run_seed, first_game, n_players, roster, strat_ids, str
                 row += 1
             fm_apply_nb(roster, pos, fm_bot_nb(roster, strat_ids, strat_params, pos, consts), consts, ws)
     return g
+
+
+@cold
+def record_searched_nb(run_seed, game, roster, bot_ids, bot_params, modes, search_params, rollout_ids, rollout_params,
+                       consts, ws, pos, tree, stats, seeds, seat_out, game_out, log):
+    """Game ``game`` of a run with searching seats, every decision noted in ``log``."""
+    key = game_key_nb(np.uint64(run_seed), np.uint64(game))
+    play_searched_nb(key, bot_ids.shape[0], roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+                     rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out, log)

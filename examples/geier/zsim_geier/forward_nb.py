@@ -47,6 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.dispatch import dispatcher
+from zsim.games.forward_rows_nb import copy_rows_nb, first_place_shares_nb
 from zsim.jit import grid_nb, hot, hot_flat, hot_inline, lowest_bit_nb, recast_nb
 from zsim.rng import below_nb, draw_nb
 from zsim_geier import constants as K
@@ -55,6 +56,8 @@ from zsim_geier.engine_nb import check_bid_nb, deal_nb, finish_nb, settle_nb, tu
 bid_nb = dispatcher("geier").bid_nb
 
 KINDS = ("bid",)
+#: the record event (TRACE.md) that shows a decision of each kind
+DECISION_EVENTS = ("bids",)
 KIND_BID = 0
 MAX_OPTIONS = K.MAX_PRIZES          # a full hand
 NOT_YET = 0                         # O_BIDS: no answer yet (no bid card is 0)
@@ -224,22 +227,13 @@ def _next_round(pos, rules):
 @hot
 def reward_nb(pos, out):
     seat_out, _ = _outs(pos)
-    p = pos[O_CTRL + C_PLAYERS]
-    first = 0
-    for s in range(p):
-        first += np.int64(seat_out[s, K.S_PLACE] == 1)
-    for s in range(p):
-        out[s] = (seat_out[s, K.S_PLACE] == 1) / first
+    first_place_shares_nb(seat_out, K.S_PLACE, out)
 
 
 @hot
 def rows_nb(pos, seat_out, game_out):
     so, go = _outs(pos)
-    for s in range(so.shape[0]):
-        for c in range(K.N_SEAT_STATS):
-            seat_out[s, c] = so[s, c]
-    for c in range(K.N_GAME_STATS):
-        game_out[c] = go[c]
+    copy_rows_nb(so, go, seat_out, game_out)
 
 
 # ------------------------------------------------------------------ what a seat knows

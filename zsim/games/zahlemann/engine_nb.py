@@ -30,6 +30,13 @@ moment. The turn and its decision are inlined into :func:`round_nb`: a call
 passing a dozen arrays costs more than a simple turn (inlining the decision
 made the engine 1.6 times as fast). The small helpers are plain ``hot``
 kernels: inlining them too cost compile time and gained nothing measurable.
+
+The turn, the round's deal and the game's setup and end are ``hot_inline``
+pieces (:func:`turn_head_nb`, :func:`play_card_nb`, :func:`deal_round_nb`,
+:func:`round_void_nb`, :func:`new_game_nb`, :func:`game_over_nb`) that the
+forward model (``forward_nb.py``) calls between decisions too, so the rules
+are written once; cut this way the engine plays the same games at the same
+speed.
 """
 from __future__ import annotations
 
@@ -37,7 +44,7 @@ import numpy as np
 
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.payment_nb import settle_nb
-from zsim.jit import cold, hot, hot_inline, index_nb, seat_after_nb
+from zsim.jit import cold, hot, hot_inline, index_nb, recast_nb, seat_after_nb
 from zsim.rng import draw_nb, seed_streams_nb, swap_partners_nb
 from zsim.dispatch import dispatcher
 
@@ -79,7 +86,7 @@ def shuffle_nb(pile, n, rng):
     0 = top, lives at pile[n - 1 - p]): for i = n-1 .. 1 swap positions i and
     below(i + 1) of the deck stream. Every draw is taken first, into the
     second half of ``pile`` (``zsim.rng.swap_partners_nb``)."""
-    partners = pile[K.N_CARDS:].view(np.uint32)
+    partners = recast_nb(pile, K.N_CARDS, 1, 2 * K.N_CARDS, np.uint32(0))[0]
     swap_partners_nb(rng, K.DECK_STREAM, n, partners)
     for k in range(n - 1):
         a = k                                # position i = n - 1 - k
@@ -144,23 +151,21 @@ def ask_nb(seat, kind, options, roster, strat_ids, strat_params, hands, passed, 
     return ILLEGAL
 
 
-# ------------------------------------------------------------------ a turn
+# ------------------------------------------------------------------ a turn, in pieces
+# The turn and the game are cut into ``hot_inline`` pieces that the batch
+# engine and the forward model (``forward_nb.py``) both call, so the rules
+# are written once: the turn's start up to its first decision, one play
+# resolved, a round dealt, the game's setup and its last rows.
+TURN_OVER = 0          # play_card_nb: the turn ends
+OUT = 1                # the player emptied their hand and won the round
+BONUS = 2              # one_plays_again: a bonus decision follows
+
+
 @hot_inline
-def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed, discards, pile, money,
-            pub, rng, seat_out, game_out, one_again, fifty_skips, two_passes):
-    """One turn of ``seat``: 1 if they emptied their hand, 0 if not, ILLEGAL.
-
-    After the turn's one draw (if nothing matches) come its decisions, each
-    answered at the one call of the seat's strategy below; each play is
-    resolved in the ruling's order and may call for a bonus decision.
-
-    ``one_again``, ``fifty_skips``, ``two_passes``: the variant rules, read
-    once a round and tested before the card's value. Tested after it, as the
-    rules read, each was a branch on the card played that the CPU could not
-    learn (together about ten mispredictions a round of the default rules,
-    which have all three off); tested first, each is a branch that never
-    changes within a game."""
-    seat = index_nb(seat)                # rows indexed by the seat skip numba's wraparound
+def turn_head_nb(seat, hands, discards, pile, pub, rng, seat_out, game_out):
+    """The turn of ``seat`` up to its first decision: (kind, options), or
+    kind -1 when the turn ends without one (a skipped turn, no card to draw,
+    a drawn card that does not match)."""
     pub[K.PUB_TURN] += 1
     pub[K.PUB_CUR] = seat
     pub[K.PUB_DRAWN] = 0
@@ -170,21 +175,97 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
         pub[K.PUB_SKIP] = 0
         game_out[K.G_SKIPS] += 1
         draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out)
-        return 0
+        return -1, np.int64(0)
     match = matching_nb(pub[K.PUB_TOP])
     options = hands[seat] & match
-    kind = K.D_PLAY                      # 1. must play a matching card
-    if options == 0:                     # 2. else one draw
+    if options != 0:                     # 1. must play a matching card
+        return K.D_PLAY, options
+    drawn = draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out)   # 2. else one draw
+    if drawn < 0:                        # nothing played, nothing drawn
+        pub[K.PUB_DEADLOCK] += 1
+        return -1, np.int64(0)
+    if (match >> drawn) & 1 == 0:
+        return -1, np.int64(0)
+    return K.D_DRAWN, np.int64(1) << drawn
+
+
+@hot_inline
+def play_card_nb(seat, card, kind, penalty_cards, notice, strat_params, hands, passed, discards, pile, pub, rng,
+                 seat_out, game_out, one_again, fifty_skips, two_passes):
+    """``seat`` plays ``card`` (a legal answer of a ``kind`` decision),
+    resolved in the ruling's order: (OUT, TURN_OVER or BONUS, the bonus
+    decision's options, the penalty cards drawn this turn so far)."""
+    hands[seat] &= ~(np.int64(1) << card)
+    discards[index_nb(pub[K.PUB_N_DISCARDS])] = card
+    pub[K.PUB_N_DISCARDS] += 1
+    pub[K.PUB_DISCARDED] |= np.int64(1) << card
+    pub[K.PUB_TOP] = card
+    pub[K.PUB_DEADLOCK] = 0
+    pub[K.PUB_PLAYED] += 1
+    seat_out[seat, K.S_CARDS_PLAYED] += 1
+    if kind == K.D_BONUS:
+        game_out[K.G_BONUS_PLAYS] += 1
+    hand = hands[seat]
+    if hand == 0:                        # 1. out: the round is won, no effect
+        return OUT, np.int64(0), penalty_cards
+    penalty = False
+    if hand & (hand - 1) == 0:           # 2. one card left: the announcement check
+        if chance_nb(rng, strat_params[seat, 0]):
+            seat_out[seat, K.S_FORGOTTEN] += 1
+            if chance_nb(rng, notice):
+                seat_out[seat, K.S_NOTICED] += 1
+                penalty = True
+    value = card // K.N_COLOURS
+    passes = two_passes and value == K.V2
+    if penalty and not passes:
         drawn = draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out)
-        if drawn < 0:                    # nothing played, nothing drawn
-            pub[K.PUB_DEADLOCK] += 1
-            return 0
-        if (match >> drawn) & 1 == 0:
-            return 0
-        kind = K.D_DRAWN
-        options = np.int64(1) << drawn
-    n = hands.shape[0]
-    penalty_cards = 0                    # penalty cards drawn this turn
+        if drawn >= 0:
+            seat_out[seat, K.S_PENALTY_DRAWS] += 1
+            penalty_cards |= np.int64(1) << drawn
+    # 3. the card's variant effect
+    if one_again and value == K.V1:
+        options = hands[seat] & matching_nb(card) & ~penalty_cards
+        if options != 0:
+            return BONUS, options, penalty_cards
+    elif passes:
+        n = hands.shape[0]
+        last = hands[n - 1]
+        for s in range(n - 1, 0, -1):
+            passed[s] = hands[s]
+            hands[s] = hands[s - 1]
+        passed[0] = hands[0]
+        hands[0] = last
+        pub[K.PUB_PASSES] += 1
+        game_out[K.G_HAND_PASSES] += 1
+        if penalty:                      # drawn once the hands have moved
+            if draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out) >= 0:
+                seat_out[seat, K.S_PENALTY_DRAWS] += 1
+    elif fifty_skips and value == K.V50:
+        pub[K.PUB_SKIP] = 1
+    return TURN_OVER, np.int64(0), penalty_cards    # 4. the turn ends
+
+
+@hot_inline
+def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed, discards, pile, money,
+            pub, rng, seat_out, game_out, one_again, fifty_skips, two_passes):
+    """One turn of ``seat``: 1 if they emptied their hand, 0 if not, ILLEGAL.
+
+    After the turn's start (its one draw if nothing matches) come its
+    decisions, each answered at the one call of the seat's strategy below;
+    each play is resolved in the ruling's order and may call for a bonus
+    decision.
+
+    ``one_again``, ``fifty_skips``, ``two_passes``: the variant rules, read
+    once a round and tested before the card's value. Tested after it, as the
+    rules read, each was a branch on the card played that the CPU could not
+    learn (together about ten mispredictions a round of the default rules,
+    which have all three off); tested first, each is a branch that never
+    changes within a game."""
+    seat = index_nb(seat)                # rows indexed by the seat skip numba's wraparound
+    kind, options = turn_head_nb(seat, hands, discards, pile, pub, rng, seat_out, game_out)
+    if kind < 0:
+        return 0
+    penalty_cards = np.int64(0)          # penalty cards drawn this turn
     while True:
         card = ask_nb(seat, kind, options, roster, strat_ids, strat_params, hands, passed, discards,
                       money, pub, rules, rng, game_out)
@@ -192,62 +273,19 @@ def turn_nb(seat, rules, notice, roster, strat_ids, strat_params, hands, passed,
             return ILLEGAL
         if card == K.KEEP:               # keeps the drawn card, or stops the bonus plays
             return 0
-        # resolving the play
-        hands[seat] &= ~(np.int64(1) << card)
-        discards[index_nb(pub[K.PUB_N_DISCARDS])] = card
-        pub[K.PUB_N_DISCARDS] += 1
-        pub[K.PUB_DISCARDED] |= np.int64(1) << card
-        pub[K.PUB_TOP] = card
-        pub[K.PUB_DEADLOCK] = 0
-        pub[K.PUB_PLAYED] += 1
-        seat_out[seat, K.S_CARDS_PLAYED] += 1
-        if kind == K.D_BONUS:
-            game_out[K.G_BONUS_PLAYS] += 1
-        hand = hands[seat]
-        if hand == 0:                    # 1. out: the round is won, no effect
-            return 1
-        penalty = False
-        if hand & (hand - 1) == 0:       # 2. one card left: the announcement check
-            if chance_nb(rng, strat_params[seat, 0]):
-                seat_out[seat, K.S_FORGOTTEN] += 1
-                if chance_nb(rng, notice):
-                    seat_out[seat, K.S_NOTICED] += 1
-                    penalty = True
-        value = card // K.N_COLOURS
-        passes = two_passes and value == K.V2
-        if penalty and not passes:
-            drawn = draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out)
-            if drawn >= 0:
-                seat_out[seat, K.S_PENALTY_DRAWS] += 1
-                penalty_cards |= np.int64(1) << drawn
-        # 3. the card's variant effect
-        if one_again and value == K.V1:
-            options = hands[seat] & matching_nb(card) & ~penalty_cards
-            if options != 0:
-                kind = K.D_BONUS
-                continue
-        elif passes:
-            last = hands[n - 1]
-            for s in range(n - 1, 0, -1):
-                passed[s] = hands[s]
-                hands[s] = hands[s - 1]
-            passed[0] = hands[0]
-            hands[0] = last
-            pub[K.PUB_PASSES] += 1
-            game_out[K.G_HAND_PASSES] += 1
-            if penalty:                  # drawn once the hands have moved
-                if draw_card_nb(seat, hands, discards, pile, pub, rng, seat_out) >= 0:
-                    seat_out[seat, K.S_PENALTY_DRAWS] += 1
-        elif fifty_skips and value == K.V50:
-            pub[K.PUB_SKIP] = 1
-        return 0                         # 4. the turn ends
+        status, options, penalty_cards = play_card_nb(seat, card, kind, penalty_cards, notice, strat_params,
+                                                      hands, passed, discards, pile, pub, rng, seat_out,
+                                                      game_out, one_again, fifty_skips, two_passes)
+        if status != BONUS:
+            return status
+        kind = K.D_BONUS
 
 
 # ------------------------------------------------------------------ a round
-@hot
-def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, hands, passed, discards,
-             pile, money, pub, rng, seat_out, game_out):
-    """Deal afresh and play turns: the winner, -1 for a void round, ILLEGAL."""
+@hot_inline
+def deal_round_nb(round_no, starter, rules, hands, passed, discards, pile, pub, rng):
+    """A round's setup: the 36 cards shuffled, dealt from the starter
+    clockwise, the next one turned up, the rest the draw pile."""
     n = hands.shape[0]
     for p in range(K.N_CARDS):           # the 36 cards in canonical order, position 0 on top
         pile[K.N_CARDS - 1 - p] = p
@@ -271,6 +309,20 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
     pub[K.PUB_SKIP] = 0
     pub[K.PUB_DEADLOCK] = 0
     pub[K.PUB_PASSES] = 0
+
+
+@hot_inline
+def round_void_nb(n, pub, rules):
+    """Whether the turn just ended voids the round (deadlock or turn cap)."""
+    return pub[K.PUB_DEADLOCK] >= n or pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]
+
+
+@hot
+def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, hands, passed, discards,
+             pile, money, pub, rng, seat_out, game_out):
+    """Deal afresh and play turns: the winner, -1 for a void round, ILLEGAL."""
+    n = hands.shape[0]
+    deal_round_nb(round_no, starter, rules, hands, passed, discards, pile, pub, rng)
     one_again = rules[K.R_ONE_PLAYS_AGAIN] != 0
     fifty_skips = rules[K.R_FIFTY_SKIPS] != 0
     two_passes = rules[K.R_TWO_PASSES_HANDS] != 0
@@ -282,22 +334,19 @@ def round_nb(round_no, starter, rules, notice, roster, strat_ids, strat_params, 
             return seat
         if done == ILLEGAL:
             return ILLEGAL
-        if pub[K.PUB_DEADLOCK] >= n or pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
+        if round_void_nb(n, pub, rules):
             return -1
         seat = seat_after_nb(seat, n)
 
 
 # ------------------------------------------------------------------ one game
-@hot
-def play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_out, game_out):
-    """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
-    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace`."""
-    hands, passed, discards, pile, money, pub, rng, combo, paid = ws
-    n = hands.shape[0]
-    seat_out[:, :] = 0
-    game_out[:] = 0
+@hot_inline
+def new_game_nb(key, rules, money, pub, rng):
+    """The game's setup: its streams, the public facts, everyone's coins."""
+    n = money.shape[0]
     seed_streams_nb(key, rng)
-    pub[:] = 0
+    for i in range(K.N_PUB):
+        pub[i] = 0
     pub[K.PUB_PLAYERS] = n
     start_value = 0
     for i in range(K.N_DENOMINATIONS):
@@ -306,6 +355,35 @@ def play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_o
         for i in range(K.N_DENOMINATIONS):
             money[s, i] = rules[K.R_COINS + i] if rules[K.R_MONEY] == K.MONEY_COINS else 0
         money[s, K.M_TOTAL] = start_value
+
+
+@hot_inline
+def game_over_nb(rounds, reason, money, pub, seat_out, game_out):
+    """The game's last rows: places by the value of each seat's money."""
+    n = money.shape[0]
+    for s in range(n):
+        seat_out[s, K.S_TOTAL] = money[s, K.M_TOTAL]
+        above = 0
+        for o in range(n):
+            if money[o, K.M_TOTAL] > money[s, K.M_TOTAL]:
+                above += 1
+        seat_out[s, K.S_PLACE] = 1 + above
+        for i in range(K.N_DENOMINATIONS):
+            seat_out[s, K.S_COINS + i] = money[s, i]
+        game_out[K.G_CHANGE_SHORTFALL] += seat_out[s, K.S_SHORTFALL]
+    game_out[K.G_ROUNDS] = rounds
+    game_out[K.G_RESHUFFLES] = pub[K.PUB_RESHUFFLES]
+    game_out[K.G_END_REASON] = reason
+
+
+@hot
+def play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_out, game_out):
+    """Play the game with 64-bit ``key`` into ``seat_out`` [P, N_SEAT_STATS]
+    and ``game_out`` [N_GAME_STATS]; ``ws`` comes from :func:`new_workspace`."""
+    hands, passed, discards, pile, money, pub, rng, combo, paid = ws
+    seat_out[:, :] = 0
+    game_out[:] = 0
+    new_game_nb(key, rules, money, pub, rng)
     starter = 0                          # seat 0, "the youngest", starts round 1
     rounds = 0
     reason = K.END_ROUND_CAP
@@ -324,21 +402,7 @@ def play_game_nb(key, rules, notice, roster, strat_ids, strat_params, ws, seat_o
             reason = K.END_BANKRUPT
             break
         starter = nxt
-
-    # ---- the end: places by the value of each seat's money
-    for s in range(n):
-        seat_out[s, K.S_TOTAL] = money[s, K.M_TOTAL]
-        above = 0
-        for o in range(n):
-            if money[o, K.M_TOTAL] > money[s, K.M_TOTAL]:
-                above += 1
-        seat_out[s, K.S_PLACE] = 1 + above
-        for i in range(K.N_DENOMINATIONS):
-            seat_out[s, K.S_COINS + i] = money[s, i]
-        game_out[K.G_CHANGE_SHORTFALL] += seat_out[s, K.S_SHORTFALL]
-    game_out[K.G_ROUNDS] = rounds
-    game_out[K.G_RESHUFFLES] = pub[K.PUB_RESHUFFLES]
-    game_out[K.G_END_REASON] = reason
+    game_over_nb(rounds, reason, money, pub, seat_out, game_out)
 
 
 # ------------------------------------------------------------------ one decision, from Python

@@ -36,6 +36,7 @@ class Zahlemann(PackagedGame):
     name = "zahlemann"
     analyses = "analyses.zahlemann.specs"
     package = "zsim.games.zahlemann"
+    forward = "zsim.games.zahlemann.forward_nb"
     title = "Zahlemann & Söhne"
     description = "a shedding game: match the top card by value or colour; the others pay their hand in coins"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 4

@@ -49,6 +49,7 @@ from zsim.games.zahltag.lanes_nb import lanes_nb, set_lanes_nb
 from zsim.games.zahltag.moves_nb import (hand_covers_nb, is_legal_adjust_nb, lane_nb, lane_unit_nb, lanes_sum_nb,
                                          owned_nb)
 from zsim.games.zahltag.resolve_nb import award_nb, end_reason_nb, lead_nb, payday_nb, penalty_nb, take_bid_nb
+from zsim.games.forward_rows_nb import copy_rows_nb, first_place_shares_nb
 from zsim.jit import grid_nb, hot, hot_flat, hot_inline, recast_nb, seat_after_nb
 from zsim.rng import DECK_STREAM, below_nb, draw_nb, seed_streams_nb, shuffle_nb
 from zsim.dispatch import dispatcher
@@ -58,6 +59,8 @@ adjust_nb = _dispatch.adjust_nb
 bid_nb = _dispatch.bid_nb
 
 KINDS = ("setup", "adjust", "bid")
+#: the record event (TRACE.md) that shows a decision of each kind
+DECISION_EVENTS = ("setup", "adjust", "bids")
 KIND_SETUP, KIND_ADJUST, KIND_BID = 0, 1, 2
 MAX_OPTIONS = 100                  # a bid's: pass and 1..max_bid (max_bid <= 99); an adjustment has at most 25
 NOT_YET = -9                       # O_BIDS: the seat has not answered yet
@@ -246,22 +249,13 @@ def apply_nb(pos, option, consts, ws):
 @hot
 def reward_nb(pos, out):
     seat_out, _ = _outs(pos)
-    p = pos[O_CTRL + C_PLAYERS]
-    first = 0
-    for s in range(p):
-        first += np.int64(seat_out[s, K.S_PLACE] == 1)
-    for s in range(p):
-        out[s] = (seat_out[s, K.S_PLACE] == 1) / first
+    first_place_shares_nb(seat_out, K.S_PLACE, out)
 
 
 @hot
 def rows_nb(pos, seat_out, game_out):
     so, go = _outs(pos)
-    for s in range(so.shape[0]):
-        for c in range(K.N_SEAT_STATS):
-            seat_out[s, c] = so[s, c]
-    for c in range(K.N_GAME_STATS):
-        game_out[c] = go[c]
+    copy_rows_nb(so, go, seat_out, game_out)
 
 
 # ------------------------------------------------------------------ the turn, step by step
