@@ -139,12 +139,25 @@ class _GameCommand(click.Command):
             else:
                 rest.append(args[i])
             i += 1
+        inner = self._inner(game)
+        return inner.main(rest, prog_name=f"{ctx.command_path} --game {game}", standalone_mode=False)
+
+    def _inner(self, game: str) -> click.Command:
+        """The game's own command, with ``--game`` listed as this command reads it."""
         if self.analysis not in api.analyses(game):
             raise api.ZsimError(f"{game} has no {self.analysis}: it needs a forward model to search "
                                 f"(`zsim games` lists the games)")
         inner = command(game, api.analysis(self.analysis, game=game))
         inner.help = self.help + "\n\n" + (inner.help or "")
-        return inner.main(rest, prog_name=f"{ctx.command_path} --game {game}", standalone_mode=False)
+        inner.params.insert(0, click.Option(["--game", "-g"], default=api.DEFAULT_GAME, show_default=True,
+                                            expose_value=False, metavar="NAME",
+                                            help="the game (`zsim games` lists them); the options below are the "
+                                                 "default game's"))
+        return inner
+
+    def get_help(self, ctx) -> str:
+        inner = self._inner(api.DEFAULT_GAME)
+        return inner.get_help(click.Context(inner, info_name=ctx.info_name, parent=ctx.parent))
 
 
 ladder = _GameCommand("ladder", "ladder", "The strength ladder of a game: `zsim analyze --game G ladder`.")
