@@ -229,6 +229,9 @@ WRONG = {
     ("bench", "memory_games"): not_whole(0, MAX_GAMES),
     ("bench", "scaling"): not_flag(),
     ("bench", "workers"): not_whole(1, none_ok=True),
+    ("bench", "strategy"): not_name(["simple", "nope", "", "ismcts:iterations=0"], none_ok=True),
+    ("bench", "players"): PLAYERS,
+    ("bench", "positions"): not_whole(1, 100_000),
 }
 
 

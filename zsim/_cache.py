@@ -28,7 +28,7 @@ import numba
 #: the sources compiled into kernels: the kernels themselves, the constants
 #: they freeze in, the generator and every strategy
 _KERNEL_SOURCES = ("zsim/rng.py", "zsim/jit.py", "zsim/_link.py", "zsim/roster.py", "zsim/games/**/*_nb.py",
-                   "zsim/harness/forward.py", "zsim/harness/*_nb.py",
+                   "zsim/harness/forward.py", "zsim/harness/*_nb.py", "zsim/tape.py", "zsim/search_specs.py",
                    "zsim/games/**/constants.py", "zsim/strategy_registry.py", "zsim/dispatch.py", "strategies/**/*.py")
 
 

@@ -271,7 +271,7 @@ def analyses(game: str = DEFAULT_GAME) -> list[str]:
     Example:
         >>> import zsim
         >>> zsim.analyses("zahltag")
-        ['deck', 'hand-size', 'payday-cost', 'players', 'tradeoff']
+        ['deck', 'hand-size', 'ladder', 'payday-cost', 'players', 'tradeoff']
     """
     from zsim import _api_analyses
     from zsim._api_inputs import game_of
@@ -477,12 +477,13 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
     workers = whole(workers, "--workers", 1, none_ok=True)
     spec = game_of(game)
     name = spec.name
+    from zsim._api_inputs import check_players, word
+
+    players = check_players(spec, players)
+    positions = whole(positions, "--positions", 1, 100_000)
     if strategy is not None:
-        from zsim._api_inputs import check_players, word
         from zsim.harness.bench_search import search_bench, search_lines
 
-        players = check_players(spec, players)
-        positions = whole(positions, "--positions", 1, 100_000)
         rows = search_bench(name, word(strategy, "--strategy"), players, positions, min(games, 100_000), repeat)
         return BenchResult(rows, search_lines(rows).splitlines())
     if scaling:

@@ -55,6 +55,14 @@ copy is one ``dst[:] = src``):
     (1/k for each of k seats sharing it, else 0) in ``out[:n_players]``.
     ``rows_nb(pos, seat_out, game_out)``: at the end, the batch engine's rows
     of this game, equal to the batch engine's own.
+    ``answer_nb(pos, option)`` (only where a game's options are not its
+    bots' answers): the answer a bot gives to choose ``option``.
+
+And for records of searched games (``zsim/harness/search_records.py``):
+``DECISION_EVENTS``, per kind the record event that shows such a decision
+(a name, or a tuple of names), and where that is not enough,
+``decision_event(events, start, seat, kind, option)``: the index of the
+event that shows the decision, the first from ``start`` on.
 
 The search backs up win shares, not scores: every figure zsim prints is a
 win share, a normalised score would make the search trade wins for margin,
@@ -153,4 +161,28 @@ def fm_bot_nb(roster, strat_ids, strat_params, pos, consts):
 
 
 overload(fm_bot_nb, inline="always")(_bot_typer)
+
+
+def fm_answer_nb(roster, pos, option):
+    """The answer a bot gives to choose ``option`` at ``pos``: the game's
+    ``answer_nb(pos, option)`` where its options are not its bots' answers
+    (Baumeister's bots answer an option's index), else ``option`` itself.
+    A record of a searched game replays the searching seats' choices as
+    bot answers (``zsim.tape``)."""
+    raise TypeError("fm_answer_nb runs inside a numba kernel")
+
+
+def _answer_typer(roster, pos, option):
+    if not isinstance(roster, RosterType):
+        return None
+    kernel = getattr(forward_model(roster.game), "answer_nb", None)
+    if kernel is None:
+        return lambda roster, pos, option: option
+
+    def impl(roster, pos, option):
+        return kernel(pos, option)
+    return impl
+
+
+overload(fm_answer_nb, inline="always")(_answer_typer)
 

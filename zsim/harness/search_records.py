@@ -54,7 +54,7 @@ def _play(setup, seed: int, game: int, ws):
     game_out = np.zeros(m.spec.n_game_stats, np.int64)
     size = 1024
     while True:
-        log = (np.zeros((size, 5), np.int64), np.zeros((size, setup.model.MAX_OPTIONS, 3)), np.zeros(1, np.int64))
+        log = (np.zeros((size, 6), np.int64), np.zeros((size, setup.model.MAX_OPTIONS, 3)), np.zeros(1, np.int64))
         record_searched_nb(np.uint64(seed), game, setup.roster, *setup.rows(), setup.consts, *ws, seat_out, game_out,
                            log)
         n = int(log[2][0])
@@ -70,7 +70,7 @@ def _written(matchup, seed: int, game: int, decisions: np.ndarray, modes: np.nda
     specs = list(matchup.strategies)
     tapes = []
     for seat in np.flatnonzero(modes >= 0).tolist():
-        tapes.append(tape_spec(decisions[decisions[:, 0] == seat, 3]))
+        tapes.append(tape_spec(decisions[decisions[:, 0] == seat, 5]))     # as the seat's bot would answer
         specs[seat] = tapes[-1]
     try:
         taped = dataclasses.replace(matchup, strategies=tuple(specs), compile_for=None)
@@ -101,7 +101,7 @@ def _attach(events: list[dict], decisions: np.ndarray, rows: np.ndarray, kinds, 
     finder = getattr(model, "decision_event", None)
     position = 0
     for k in range(decisions.shape[0]):
-        seat, kind, sealed, _, searched = (int(v) for v in decisions[k])
+        seat, kind, sealed, _, searched, _ = (int(v) for v in decisions[k])
         name = kinds[kind]
         found = where.get(name, [])
         if sealed > 0:                        # a sealed round is one event for every seat's answer

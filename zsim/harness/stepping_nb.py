@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_kind_nb, fm_new_nb, fm_rows_nb,
-                                  fm_sealed_nb)
+from zsim.harness.forward import (fm_answer_nb, fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_kind_nb, fm_new_nb,
+                                  fm_rows_nb, fm_sealed_nb)
 from zsim.harness.search_nb import search_nb
 from zsim.jit import claim_nb, cold, cold_nogil, hot, hot_flat
 from zsim.rng import SEARCH_STREAM, draw_nb, game_key_nb, stream_start_nb
@@ -55,9 +55,10 @@ def play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_
     searches play out with) and the others ask their bots (``bot_ids``).
     Each searching seat draws its searches' seeds from a stream of its own
     (``zsim.rng.SEARCH_STREAM + seat``), never from the game's. ``log``:
-    None, or (decisions [N, 5]: seat, kind, sealed round, option, the root's
-    options searched or 0; the searched root's rows [N, options, 3]; the
-    count [1], which runs past N when the log is too short)."""
+    None, or (decisions [N, 6]: seat, kind, sealed round, option, the root's
+    options searched or 0, the bot answer that chooses the option; the
+    searched root's rows [N, options, 3]; the count [1], which runs past N
+    when the log is too short)."""
     fm_new_nb(roster, key, n_players, consts, ws, pos)
     for s in range(n_players):
         seeds[s] = stream_start_nb(key, SEARCH_STREAM + s)
@@ -74,13 +75,14 @@ def play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_
         else:
             option = fm_bot_nb(roster, bot_ids, bot_params, pos, consts)
         if log is not None:
-            _note(log, seat, fm_kind_nb(roster, pos), fm_sealed_nb(roster, pos), option, searched, stats)
+            _note(log, seat, fm_kind_nb(roster, pos), fm_sealed_nb(roster, pos), option, searched, stats,
+                  fm_answer_nb(roster, pos, option))
         fm_apply_nb(roster, pos, option, consts, ws)
     fm_rows_nb(roster, pos, seat_out, game_out)
 
 
 @hot_flat
-def _note(log, seat, kind, sealed, option, searched, stats):
+def _note(log, seat, kind, sealed, option, searched, stats, answer):
     decisions, rows, count = log
     k = count[0]
     count[0] += 1
@@ -91,6 +93,7 @@ def _note(log, seat, kind, sealed, option, searched, stats):
     decisions[k, 2] = sealed
     decisions[k, 3] = option
     decisions[k, 4] = searched
+    decisions[k, 5] = answer
     for i in range(searched):
         for j in range(3):
             rows[k, i, j] = stats[i, j]

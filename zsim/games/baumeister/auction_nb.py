@@ -3,6 +3,11 @@ raises round the table (``auction_nb``), the card going to the highest bid (``aw
 or, unsold, under its stack (``unsold_nb``), and the cap on what a seat may bid (``cap_nb``).
 ``engine_nb.play_games_nb`` calls them turn by turn; like the rest of the engine they are
 ``hot_flat``, copied into their caller.
+
+The auction is cut at its decisions into pieces (the stacks on offer, the card
+put up, the opening bid, the next bidder and what it may bid, a bid taken, the
+award): ``auction_nb`` asks between them in one loop, and the forward model
+(``forward_nb.py``) calls the same pieces one decision at a time.
 """
 from __future__ import annotations
 
@@ -19,10 +24,8 @@ def cap_nb(money, max_bid, forbid):
 
 
 @hot_flat
-def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
-               game_out, sold, holds):
-    a = index_nb(a)
-    players = st.shape[0]              # a constant in a kernel for a table size (see play_games_nb)
+def stack_options_nb(pub, opts):
+    """The stacks the auctioneer may offer from (not an empty one), into opts; their number."""
     n = 0
     if pub[K.PUB_SIZE_OPEN] > 0:
         opts[n] = K.STACK_OPEN
@@ -30,12 +33,13 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
     if pub[K.PUB_SIZE_HIDDEN] > 0:
         opts[n] = K.STACK_HIDDEN
         n += 1
-    i = 0
-    if n > 1:
-        i = ask_nb(a, K.D_STACK, n, roster, ids, params, mem, deck, rules, rng)
-        if i < 0:
-            return
-    k = index_nb(opts[i])
+    return n
+
+
+@hot_flat
+def put_up_nb(a, k, loc, known, st, pub, stacks, rules, game_out):
+    """Auctioneer ``a`` offers the top card of stack ``k``: everyone in, no bids yet.
+    Returns (the card, the highest opening bid ``a`` may make: below 1, unsold at once)."""
     card = index_nb(pop_top_nb(k, pub, stacks))
     loc[card] = K.L_AUCTION
     if k == K.STACK_HIDDEN:
@@ -50,68 +54,121 @@ def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, dec
     pub[K.PUB_ANNOUNCED] = -1
     column_set_nb(st, K.ST_LAST_BID, 0)
     column_set_nb(st, K.ST_ACTIVE, 1)
-    # the rules read at every bid, read once (the compiler cannot keep them: every store
-    # into the game's arrays might, for all it knows, have changed them)
-    max_bid = rules[K.R_MAX_BID]
-    forbid = rules[K.R_FORBID] != 0
-    top = cap_nb(st[a, K.ST_MONEY], max_bid, forbid)
+    return card, cap_nb(st[a, K.ST_MONEY], rules[K.R_MAX_BID], rules[K.R_FORBID] != 0)
+
+
+@hot_flat
+def opening_options_nb(top, opts):
+    """The opening bid's range (1 .. ``top``) into opts, as an amount's low and high."""
+    opts[0] = 1
+    opts[1] = top
+
+
+@hot_flat
+def open_bid_nb(a, opening, st, pub):
+    """The opening bid stands: ``a`` is the high bidder."""
+    st[a, K.ST_LAST_BID] = opening
+    pub[K.PUB_HIGH] = opening
+    pub[K.PUB_HIGH_SEAT] = a
+
+
+@hot_flat
+def next_bidder_nb(at, high_seat, announce_at, card, st, pub, deck, game_out):
+    """The seat after ``at`` still bidding, not the high bidder; a hidden card's type is
+    told when its bidding first comes round to its auctioneer (``announce_at``, -1 once
+    told or for an open card). Returns (the bidder, the new ``announce_at``)."""
+    players = st.shape[0]              # a constant in a kernel for a table size (see play_games_nb)
+    at = index_nb(seat_after_nb(at, players))
+    while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
+        at = index_nb(seat_after_nb(at, players))
+    at = index_nb(at)                  # told again: LLVM loses what it was told through the loop's phi
+    if at == announce_at:
+        announce_at = -1
+        pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
+        game_out[K.G_ANNOUNCED] += 1
+    return at, announce_at
+
+
+@hot_flat
+def raise_options_nb(at, high, st, max_bid, forbid, opts):
+    """Whether ``at`` may raise the high bid ``high`` (else it passes without a choice);
+    if so its range into opts, as an amount's low and high."""
+    low = high + 1
+    top = cap_nb(st[at, K.ST_MONEY], max_bid, forbid)
+    if low <= top:
+        opts[0] = low
+        opts[1] = top
+        return True
+    return False
+
+
+@hot_flat
+def take_bid_nb(at, amount, high, high_seat, active, st, pub, max_bid, game_out):
+    """``at``'s raise to ``amount``, or its pass (0): returns the high bid, its seat and
+    the number of seats still bidding."""
+    if amount > 0:
+        st[at, K.ST_LAST_BID] = amount
+        pub[K.PUB_HIGH] = amount
+        pub[K.PUB_HIGH_SEAT] = at
+        if amount == max_bid:
+            game_out[K.G_MAX_BID_HITS] += 1
+        return amount, at, active
+    st[at, K.ST_ACTIVE] = 0
+    return high, high_seat, active - 1
+
+
+@hot_flat
+def auction_nb(a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, seat_out,
+               game_out, sold, holds):
+    a = index_nb(a)
+    players = st.shape[0]              # a constant in a kernel for a table size (see play_games_nb)
+    n = stack_options_nb(pub, opts)
+    i = 0
+    if n > 1:
+        i = ask_nb(a, K.D_STACK, n, roster, ids, params, mem, deck, rules, rng)
+        if i < 0:
+            return
+    k = index_nb(opts[i])
+    card, top = put_up_nb(a, k, loc, known, st, pub, stacks, rules, game_out)
     if top < 1:                      # overbid=forbid and an empty purse: unsold at once
         unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                   game_out)
         return
     opening = 1
     if top > 1:
-        opts[0] = 1
-        opts[1] = top
+        opening_options_nb(top, opts)
         opening = ask_nb(a, K.D_OPEN, 2, roster, ids, params, mem, deck, rules, rng)
         if opening < 0:
             return
+    open_bid_nb(a, opening, st, pub)
+    # the rules read at every bid, read once (the compiler cannot keep them: every store
+    # into the game's arrays might, for all it knows, have changed them)
+    max_bid = rules[K.R_MAX_BID]
+    forbid = rules[K.R_FORBID] != 0
     high, high_seat = opening, a
-    st[a, K.ST_LAST_BID] = opening
-    pub[K.PUB_HIGH] = high
-    pub[K.PUB_HIGH_SEAT] = a
     announce_at = a if k == K.STACK_HIDDEN else -1   # a hidden card's type is told when its bidding comes round
     at = a
     active = players                 # seats still bidding, the high bidder among them
     while active > 1:
-        at = index_nb(seat_after_nb(at, players))
-        while st[at, K.ST_ACTIVE] == 0 or at == high_seat:
-            at = index_nb(seat_after_nb(at, players))
-        at = index_nb(at)            # told again: LLVM loses what it was told through the loop's phi
-        if at == announce_at:
-            announce_at = -1
-            pub[K.PUB_ANNOUNCED] = deck[card, K.D_TYPE]
-            game_out[K.G_ANNOUNCED] += 1
-        low = high + 1
-        top = cap_nb(st[at, K.ST_MONEY], max_bid, forbid)
+        at, announce_at = next_bidder_nb(at, high_seat, announce_at, card, st, pub, deck, game_out)
         amount = 0
-        if low <= top:
-            opts[0] = low
-            opts[1] = top
+        if raise_options_nb(at, high, st, max_bid, forbid, opts):
             amount = ask_nb(at, K.D_BID, 2, roster, ids, params, mem, deck, rules, rng)
             if amount < 0:
                 return
-        if amount > 0:
-            high, high_seat = amount, at
-            st[at, K.ST_LAST_BID] = amount
-            pub[K.PUB_HIGH] = high
-            pub[K.PUB_HIGH_SEAT] = at
-            if amount == max_bid:
-                game_out[K.G_MAX_BID_HITS] += 1
-        else:
-            st[at, K.ST_ACTIVE] = 0
-            active -= 1
-    award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-             stacks, seat_out, game_out, sold, holds)
+        high, high_seat, active = take_bid_nb(at, amount, high, high_seat, active, st, pub, max_bid, game_out)
+    if award_nb(card, a, high, high_seat, loc, known, st, pub, deck, seat_out, game_out, sold, holds) == 0:
+        unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
+                  game_out)
 
 
 @hot_flat
-def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
-             stacks, seat_out, game_out, sold, holds):
+def award_nb(card, a, high, high_seat, loc, known, st, pub, deck, seat_out, game_out, sold, holds):
     """The highest last bid (``high``, ``high_seat``'s) pays; an insolvent bidder pays their purse as a
-    penalty and the next one down the chain is asked to pay; nobody able to pay: the card is unsold. A
-    sale is noted in ``sold[card]`` (price, turn, buyer, stack, times sold: the per-card log; nothing
-    reads it during the game) when the run keeps that log (``sold`` has rows)."""
+    penalty and the next one down the chain is asked to pay. Returns the price paid, or 0 when nobody
+    could pay (the card is then unsold: :func:`unsold_nb`). A sale is noted in ``sold[card]`` (price,
+    turn, buyer, stack, times sold: the per-card log; nothing reads it during the game) when the run
+    keeps that log (``sold`` has rows)."""
     players = st.shape[0]
     a_broke = False
     # every bid beat the one before, so the highest last bid is the high bid: only an
@@ -140,7 +197,7 @@ def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, row
                 sold[card, K.CL_BUYER] = seat
                 sold[card, K.CL_STACK] = pub[K.PUB_STACK]
                 sold[card, K.CL_TIMES] += 1
-            return
+            return bid
         seat_out[seat, K.S_INSOLVENT] += 1
         seat_out[seat, K.S_PENALTY] += st[seat, K.ST_MONEY]
         st[seat, K.ST_MONEY] = 0
@@ -151,13 +208,15 @@ def award_nb(card, a, high, high_seat, roster, ids, params, mem, loc, known, row
         for t in range(players):
             if st[t, K.ST_LAST_BID] > bid:
                 seat, bid = t, st[t, K.ST_LAST_BID]
-    unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out)
+    return 0
+
+
+@hot_flat
+def count_unsold_nb(game_out):
+    game_out[K.G_UNSOLD] += 1
 
 
 @hot_flat
 def unsold_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, game_out):
-    game_out[K.G_UNSOLD] += 1
+    count_unsold_nb(game_out)
     put_under_nb(card, a, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
-
-
-# ------------------------------------------------------------------ 3. build or sabotage

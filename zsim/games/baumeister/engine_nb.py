@@ -32,7 +32,11 @@ seat``. It copies the roster's small strategies (``INLINE = True``) into the
 site that asks and calls one kernel holding the dispatch over the rest. The
 rows and scoring are in ``rows_nb.py``, the attacks in ``sabotage_nb.py``;
 this module plays the turns: income, the auction, step 3 and the final
-round.
+round. Each step is cut at its decisions into ``hot_flat`` pieces (the
+income roll, step 3's options, a build's placements, a placement, the deal,
+the turn's end, the game's rows; the auction's and the attacks' in their
+modules): the engine asks between them in its loops, and the forward model
+(``forward_nb.py``) calls the same pieces one decision at a time.
 
 Every kernel that asks a decision (income, the auction, step 3, the build,
 an unsold card) is ``hot_flat``: typed once and copied by LLVM into its one
@@ -106,37 +110,50 @@ def new_workspace(n_players, n_cards, log):
 
 
 # ------------------------------------------------------------------ 1. income
+# Each step is cut at its decisions into pieces that the batch engine's loop asks
+# between and the forward model (forward_nb.py) calls one decision at a time.
 @hot_flat
-def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
+def income_roll_nb(s, city, st, pub, opts, rng, seat_out):
+    """The income roll and its Thaler; on S a saboteur from the reserve. Returns the
+    number of rivals listed in opts to take one from (the reserve being empty), 0 if none."""
     s = index_nb(s)                  # each kernel tells LLVM again: a seat passed in is not known to be >= 0
     face = roll_nb(rng)
     gain = city[s, K.C_COINS] + (0 if face == K.SAB_FACE else face)
     st[s, K.ST_MONEY] += gain
     seat_out[s, K.S_INCOME] += gain
     if face != K.SAB_FACE:
-        return
-    took = -1
+        return 0
     if pub[K.PUB_RESERVE] > 0:
         pub[K.PUB_RESERVE] -= 1
-        took = s
-    else:
-        n = 0
-        for t in range(st.shape[0]):
-            if t != s and st[t, K.ST_SAB] > 0:
-                opts[n] = t
-                n += 1
-        if n == 1:
-            took = opts[0]
-        elif n > 1:
+        st[s, K.ST_SAB] += 1
+        seat_out[s, K.S_SAB_TAKEN] += 1
+        return 0
+    n = 0
+    for t in range(st.shape[0]):
+        if t != s and st[t, K.ST_SAB] > 0:
+            opts[n] = t
+            n += 1
+    return n
+
+
+@hot_flat
+def take_saboteur_nb(s, took, st, seat_out):
+    """Seat ``s`` takes a saboteur from rival ``took``."""
+    st[took, K.ST_SAB] -= 1
+    st[s, K.ST_SAB] += 1
+    seat_out[s, K.S_SAB_TAKEN] += 1
+
+
+@hot_flat
+def income_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, seat_out):
+    n = income_roll_nb(s, city, st, pub, opts, rng, seat_out)
+    if n > 0:
+        i = 0
+        if n > 1:
             i = ask_nb(s, K.D_TAKE, n, roster, ids, params, mem, deck, rules, rng)
             if i < 0:
                 return
-            took = opts[i]
-        if took >= 0:
-            st[took, K.ST_SAB] -= 1
-    if took >= 0:
-        st[s, K.ST_SAB] += 1
-        seat_out[s, K.S_SAB_TAKEN] += 1
+        take_saboteur_nb(s, opts[i], st, seat_out)
 
 
 # ------------------------------------------------------------------ 2. auction
@@ -146,8 +163,17 @@ def need_of_nb(s, st, rules):
 
 
 @hot_flat
-def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
-             fit, memo, holds, seat_out, game_out):
+def after_auction_nb(pub):
+    """The end is triggered when a stack is empty after the auction step."""
+    pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
+
+
+# ------------------------------------------------------------------ 3. build or sabotage
+@hot_flat
+def actions_nb(s, final, loc, rows, city, st, deck, rules, opts, saved, fit, memo, holds):
+    """Step 3's options into opts: A_BUILD, A_BUILDING, A_HAND where possible, then A_NOTHING.
+    Returns (their number, the cards the build must place, and the first placement's spots
+    when the check listed them in fit[0], else -1)."""
     s = index_nb(s)
     need = need_of_nb(s, st, rules)
     n_first = -1                     # the first placement's spots, when this check listed them in fit[0]
@@ -175,6 +201,14 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
         n += 1
     opts[n] = K.A_NOTHING
     n += 1
+    return n, need, n_first
+
+
+@hot_flat
+def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, saved,
+             fit, memo, holds, seat_out, game_out):
+    s = index_nb(s)
+    n, need, n_first = actions_nb(s, final, loc, rows, city, st, deck, rules, opts, saved, fit, memo, holds)
     action = K.A_NOTHING
     if n > 1:
         i = ask_nb(s, K.D_ACTION, n, roster, ids, params, mem, deck, rules, rng)
@@ -193,6 +227,84 @@ def step3_nb(s, final, roster, ids, params, mem, loc, known, rows, city, st, pub
 
 
 @hot_flat
+def placements_nb(s, final, need, placed, n_first, loc, rows, city, st, pub, deck, opts, saved, fit, memo, holds):
+    """The next placement's options into opts, by card then position (each leaving a way to
+    place the ``need`` cards of the build), then PLACE_STOP once ``need`` are placed; their
+    number. ``n_first`` >= 0: the spots are already in ``fit[0]`` (step 3's check for one card
+    listed them; the city is unchanged)."""
+    s = index_nb(s)
+    pub[K.PUB_PLACED] = placed
+    rest = need - placed - 1
+    spots = fit[0]                        # where a card may go, and the types each spot takes
+    if n_first >= 0:
+        n_spots = n_first
+    else:
+        n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
+    n = 0
+    if rest <= 0:
+        # every spot that takes the card's type, written without a branch on it: an option
+        # is kept by counting it, and the next one overwrites a spot that does not take it
+        for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+            c = index_nb(st[s, index_nb(j)])
+            t = index_nb(deck[c, K.D_TYPE])
+            for q in range(n_spots):
+                spot = spots[q]
+                opts[index_nb(n)] = c * K.W + (spot >> K.SPOT_SHIFT)
+                n += (spot >> t) & 1
+    else:
+        seen = 0                         # the types met in hand so far,
+        reps = saved[K.MAX_BUILD + 1]    # and the first card of each
+        for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+            c = index_nb(st[s, index_nb(j)])
+            t = index_nb(deck[c, K.D_TYPE])
+            if seen >> t & 1 != 0:
+                # a card goes where the first of its type may go (legality and what can follow
+                # depend on the type alone): copy those positions instead of searching again
+                rep = reps[t]
+                n_rep = n
+                for i in range(n_rep):
+                    o = index_nb(opts[i])          # a placement: card * W + position
+                    if o // K.W == rep:
+                        opts[index_nb(n)] = c * K.W + (o - rep * K.W)
+                        n += 1
+                continue
+            seen |= 1 << t
+            reps[t] = c
+            for q in range(n_spots):
+                if (spots[q] >> t) & 1 == 0:
+                    continue
+                p = index_nb(spots[q] >> K.SPOT_SHIFT)
+                for i in range(K.N_CITY):
+                    saved[0, i] = city[s, i]
+                place_nb(s, c, p, loc, rows, city, deck)
+                ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo, holds)
+                unplace_nb(s, c, p, saved[0], loc, rows, city)
+                if ok:
+                    opts[index_nb(n)] = c * K.W + p
+                    n += 1
+    if placed >= need:
+        opts[n] = K.PLACE_STOP
+        n += 1
+    return n
+
+
+@hot_flat
+def place_card_nb(s, choice, loc, known, rows, city, st, deck, holds):
+    """The placement ``choice`` (card * W + row index) from seat ``s``'s hand into its row."""
+    choice = index_nb(choice)
+    c = choice // K.W
+    place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
+    hand_drop_nb(s, c, st, holds, deck)
+    column_set_nb(known, c, 1)
+
+
+@hot_flat
+def build_done_nb(s, placed, st, seat_out):
+    st[s, K.ST_BUILT_ONCE] = 1
+    seat_out[s, K.S_CARDS_BUILT] += placed
+
+
+@hot_flat
 def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts,
              rng, saved, fit, memo, holds, seat_out):
     """Up to R_MAX_BUILD placements, each asked of the seat, the first build of ``need`` cards at
@@ -203,59 +315,9 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
     placed = 0
     pub[K.PUB_NEED] = need
     while placed < most and st[s, K.ST_HAND] > 0:
-        pub[K.PUB_PLACED] = placed
-        rest = need - placed - 1
-        spots = fit[0]                        # where a card may go, and the types each spot takes
-        if n_first >= 0:
-            n_spots = n_first
-            n_first = -1
-        else:
-            n_spots = spots_nb(s, final, rows, city, deck, spots)[0]
-        n = 0
-        if rest <= 0:
-            # every spot that takes the card's type, written without a branch on it: an option
-            # is kept by counting it, and the next one overwrites a spot that does not take it
-            for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-                c = index_nb(st[s, index_nb(j)])
-                t = index_nb(deck[c, K.D_TYPE])
-                for q in range(n_spots):
-                    spot = spots[q]
-                    opts[index_nb(n)] = c * K.W + (spot >> K.SPOT_SHIFT)
-                    n += (spot >> t) & 1
-        else:
-            seen = 0                         # the types met in hand so far,
-            reps = saved[K.MAX_BUILD + 1]    # and the first card of each
-            for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
-                c = index_nb(st[s, index_nb(j)])
-                t = index_nb(deck[c, K.D_TYPE])
-                if seen >> t & 1 != 0:
-                    # a card goes where the first of its type may go (legality and what can follow
-                    # depend on the type alone): copy those positions instead of searching again
-                    rep = reps[t]
-                    n_rep = n
-                    for i in range(n_rep):
-                        o = index_nb(opts[i])          # a placement: card * W + position
-                        if o // K.W == rep:
-                            opts[index_nb(n)] = c * K.W + (o - rep * K.W)
-                            n += 1
-                    continue
-                seen |= 1 << t
-                reps[t] = c
-                for q in range(n_spots):
-                    if (spots[q] >> t) & 1 == 0:
-                        continue
-                    p = index_nb(spots[q] >> K.SPOT_SHIFT)
-                    for i in range(K.N_CITY):
-                        saved[0, i] = city[s, i]
-                    place_nb(s, c, p, loc, rows, city, deck)
-                    ok = can_place_nb(s, rest, final, loc, rows, city, st, deck, saved, fit, memo, holds)
-                    unplace_nb(s, c, p, saved[0], loc, rows, city)
-                    if ok:
-                        opts[index_nb(n)] = c * K.W + p
-                        n += 1
-        if placed >= need:
-            opts[n] = K.PLACE_STOP
-            n += 1
+        n = placements_nb(s, final, need, placed, n_first, loc, rows, city, st, pub, deck, opts, saved, fit, memo,
+                          holds)
+        n_first = -1
         if n == 0 or (n == 1 and opts[0] == K.PLACE_STOP):
             break
         i = 0
@@ -266,14 +328,73 @@ def build_nb(s, final, need, n_first, roster, ids, params, mem, loc, known, rows
         choice = opts[i]
         if choice == K.PLACE_STOP:
             break
-        choice = index_nb(choice)
-        c = choice // K.W
-        place_nb(s, c, choice - c * K.W, loc, rows, city, deck)
-        hand_drop_nb(s, c, st, holds, deck)
-        column_set_nb(known, c, 1)
+        place_card_nb(s, choice, loc, known, rows, city, st, deck, holds)
         placed += 1
-    st[s, K.ST_BUILT_ONCE] = 1
-    seat_out[s, K.S_CARDS_BUILT] += placed
+    build_done_nb(s, placed, st, seat_out)
+
+
+# ------------------------------------------------------------------ the game's frame
+@hot_flat
+def deal_nb(players, n_cards, rules, loc, st, pub, opts, stacks, rng, partners):
+    """A new game's table (on cleared arrays): the public counts, the purses, and the
+    shuffle of cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack."""
+    pub[K.PUB_PLAYERS] = players
+    pub[K.PUB_N] = n_cards
+    pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
+    for s in range(players):
+        st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
+    for i in range(n_cards):
+        opts[i] = i + 1
+    shuffle_nb(opts, 0, n_cards, rng, K.SHUFFLE_STREAM, partners)
+    half = (n_cards + 1) // 2
+    for i in range(half):
+        stacks[K.STACK_OPEN, i] = opts[i]
+        loc[opts[i]] = K.L_OPEN
+    for i in range(half, n_cards):
+        stacks[K.STACK_HIDDEN, i - half] = opts[i]
+        loc[opts[i]] = K.L_HIDDEN
+    pub[K.PUB_SIZE_OPEN] = half
+    pub[K.PUB_SIZE_HIDDEN] = n_cards - half
+    pub[K.PUB_OPEN_TOP] = stacks[K.STACK_OPEN, 0]
+
+
+@hot_flat
+def turn_over_nb(final, left, reason, players, pub, rules):
+    """After a turn's step 3: the final round starts (all seats to play once more) when the
+    end was triggered or the turn cap reached; in it, one seat fewer to play. Returns
+    (final, left, reason, whether the game is over)."""
+    if final == 0:
+        if pub[K.PUB_TRIGGERED] != 0:
+            reason = K.END_STACK
+        elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
+            reason = K.END_TURNS
+        if reason >= 0:
+            final = 1
+            pub[K.PUB_FINAL] = 1
+            left = players
+        return final, left, reason, False
+    left -= 1
+    return final, left, reason, left == 0
+
+
+@hot_flat
+def game_over_nb(players, reason, rows, city, st, pub, deck, rules, seat_out, game_out):
+    """The game's rows: the scores and places, the turns and why it ended (an illegal
+    answer ends it where it stands)."""
+    if pub[K.PUB_ILLEGAL] != 0:
+        reason = K.END_ILLEGAL
+        game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]
+    for s in range(players):
+        score_nb(s, rows, city, st, deck, rules, seat_out)
+        seat_out[s, K.S_MONEY] = st[s, K.ST_MONEY]
+    for s in range(players):
+        place = 1
+        for t in range(players):
+            if seat_out[t, K.S_TOTAL] > seat_out[s, K.S_TOTAL]:
+                place += 1
+        seat_out[s, K.S_PLACE] = place
+    game_out[K.G_TURNS] = pub[K.PUB_TURN]
+    game_out[K.G_END_REASON] = reason
 
 
 # ------------------------------------------------------------------ the game
@@ -316,25 +437,7 @@ def play_games_nb(run_seed, first_game, start, stop, deck, rules, roster, ids, p
             sold[:, :] = 0
             sold[:, K.CL_BUYER] = -1
             sold[:, K.CL_STACK] = -1
-        pub[K.PUB_PLAYERS] = players
-        pub[K.PUB_N] = n_cards
-        pub[K.PUB_RESERVE] = rules[K.R_SABOTEURS]
-        for s in range(players):
-            st[s, K.ST_MONEY] = rules[K.R_START_MONEY]
-        # the shuffle: cards 1..N, Fisher-Yates from the bottom; position 0 tops the open stack
-        for i in range(n_cards):
-            opts[i] = i + 1
-        shuffle_nb(opts, 0, n_cards, rng, K.SHUFFLE_STREAM, partners)
-        half = (n_cards + 1) // 2
-        for i in range(half):
-            stacks[K.STACK_OPEN, i] = opts[i]
-            loc[opts[i]] = K.L_OPEN
-        for i in range(half, n_cards):
-            stacks[K.STACK_HIDDEN, i - half] = opts[i]
-            loc[opts[i]] = K.L_HIDDEN
-        pub[K.PUB_SIZE_OPEN] = half
-        pub[K.PUB_SIZE_HIDDEN] = n_cards - half
-        pub[K.PUB_OPEN_TOP] = stacks[K.STACK_OPEN, 0]
+        deal_nb(players, n_cards, rules, loc, st, pub, opts, stacks, rng, partners)
         # the normal turns and then the final round, one step 3 site for both: each inlined
         # copy of step 3 (the build search, both attacks) is typed and optimized again
         seat = 0
@@ -354,39 +457,16 @@ def play_games_nb(run_seed, first_game, start, stop, deck, rules, roster, ids, p
                            stacks, seat_out, game_out, sold, holds)
                 if pub[K.PUB_ILLEGAL] != 0:
                     break
-                pub[K.PUB_TRIGGERED] = 1 if pub[K.PUB_SIZE_OPEN] == 0 or pub[K.PUB_SIZE_HIDDEN] == 0 else 0
+                after_auction_nb(pub)
             step3_nb(seat, final, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
                      stacks, saved, fit, memo, holds, seat_out, game_out)
             if pub[K.PUB_ILLEGAL] != 0:
                 break
-            if final == 0:
-                if pub[K.PUB_TRIGGERED] != 0:
-                    reason = K.END_STACK
-                elif pub[K.PUB_TURN] >= rules[K.R_MAX_TURNS]:
-                    reason = K.END_TURNS
-                if reason >= 0:
-                    final = 1
-                    pub[K.PUB_FINAL] = 1
-                    left = players
-            else:
-                left -= 1
-                if left == 0:
-                    break
+            final, left, reason, over = turn_over_nb(final, left, reason, players, pub, rules)
+            if over:
+                break
             seat = seat_after_nb(seat, players)
-        if pub[K.PUB_ILLEGAL] != 0:
-            reason = K.END_ILLEGAL
-            game_out[K.G_ILLEGAL] = pub[K.PUB_ILLEGAL]
-        for s in range(players):
-            score_nb(s, rows, city, st, deck, rules, seat_out)
-            seat_out[s, K.S_MONEY] = st[s, K.ST_MONEY]
-        for s in range(players):
-            place = 1
-            for t in range(players):
-                if seat_out[t, K.S_TOTAL] > seat_out[s, K.S_TOTAL]:
-                    place += 1
-            seat_out[s, K.S_PLACE] = place
-        game_out[K.G_TURNS] = pub[K.PUB_TURN]
-        game_out[K.G_END_REASON] = reason
+        game_over_nb(players, reason, rows, city, st, pub, deck, rules, seat_out, game_out)
         if cards_out.shape[0] > 0:
             card_log_nb(cards_out[g], sold, loc, n_cards)
 

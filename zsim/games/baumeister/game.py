@@ -38,6 +38,7 @@ class Baumeister(PackagedGame):
     name = "baumeister"
     analyses = "analyses.baumeister.specs"
     package = "zsim.games.baumeister"
+    forward = "zsim.games.baumeister.forward_nb"
     title = "Wettstreit der Baumeister"
     description = "auctions, city building and saboteurs: buy cards, build a complete city, score the most"
     min_players, max_players, default_players = MIN_PLAYERS, MAX_PLAYERS, 4

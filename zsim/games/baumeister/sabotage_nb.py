@@ -70,22 +70,116 @@ def hand_targets_nb(s, st, rules, opts):
     return n
 
 
+@hot_flat
+def count_destroyed_nb(target, seat_out, game_out):
+    seat_out[target, K.S_DESTROYED] += 1
+    game_out[K.G_DESTROYED] += 1
+
+
 @hot_inline
 def destroy_nb(card, target, attacker, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng,
                stacks, seat_out, game_out):
-    seat_out[target, K.S_DESTROYED] += 1
-    game_out[K.G_DESTROYED] += 1
+    count_destroyed_nb(target, seat_out, game_out)
     put_under_nb(card, attacker, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
+
+
+# the attacks, cut at their decisions into pieces: attack_building_nb and attack_hand_nb ask
+# between them, the forward model (forward_nb.py) one decision at a time
+@hot_flat
+def attack_begin_nb(s, counter, st, pub, seat_out, game_out):
+    """Seat ``s`` sends a saboteur (back to the reserve whatever comes of it);
+    ``counter``: the game row's count of the attack's form."""
+    st[s, K.ST_SAB] -= 1
+    pub[K.PUB_RESERVE] += 1
+    seat_out[s, K.S_ATTACKS] += 1
+    game_out[counter] += 1
+    pub[K.PUB_ATTACKER] = s
+
+
+@hot_flat
+def card_spots_nb(t, rows, city, opts):
+    """The row indexes of seat ``t``'s built cards, ascending, into opts; their number."""
+    n = 0
+    for p in range(city[t, K.C_LEFT], city[t, K.C_RIGHT] + 1):
+        if rows[t, p] != 0:
+            opts[n] = p
+            n += 1
+    return n
+
+
+@hot_flat
+def offer_options_nb(t, st, opts):
+    """Whether the defender ``t`` (saboteur=any) may offer (a purse of 1 or more);
+    if so its range into opts, as an amount's low and high (0: no offer)."""
+    purse = st[t, K.ST_MONEY]
+    if purse >= 1:
+        opts[0] = 0
+        opts[1] = purse
+        return True
+    return False
+
+
+@hot_flat
+def answer_options_nb(yes, no, opts):
+    """A yes/no choice (KEEP/LOSE, ACCEPT/REFUSE) into opts; their number."""
+    opts[0] = yes
+    opts[1] = no
+    return 2
+
+
+@hot_flat
+def any_roll_nb(t, city, rng):
+    """saboteur=any, no offer accepted: the roll; whether it destroys (S, or above the city's shields)."""
+    face = roll_nb(rng)
+    return face == K.SAB_FACE or face > city[t, K.C_SHIELDS]
+
+
+ROLL_FAILS, ROLL_DESTROYS, ROLL_KEEP = 0, 1, 2
+
+
+@hot_flat
+def weakest_roll_nb(t, p, rows, st, deck, rng):
+    """The printed attack's roll: ROLL_DESTROYS on S, ROLL_FAILS on 1-2; on 3-5 ROLL_KEEP
+    when the owner can pay the card's value to keep it (the owner is asked), else ROLL_DESTROYS."""
+    face = roll_nb(rng)
+    if face == K.SAB_FACE:
+        return ROLL_DESTROYS
+    if face >= 3:
+        if st[t, K.ST_MONEY] >= deck[rows[t, p], K.D_VALUE]:
+            return ROLL_KEEP
+        return ROLL_DESTROYS
+    return ROLL_FAILS
+
+
+@hot_flat
+def settle_attack_nb(s, t, p, paid, paid_column, destroyed, rows, city, st, deck, seat_out, game_out):
+    """The attack on ``t``'s card at row index ``p`` ends: ``paid`` goes from ``t`` to ``s`` (counted in
+    ``t``'s ``paid_column`` when above 0); a destroyed card leaves the row. Returns the card
+    destroyed, to go under a stack (0: none)."""
+    if paid > 0:
+        seat_out[t, paid_column] += paid
+    st[t, K.ST_MONEY] -= paid
+    st[s, K.ST_MONEY] += paid
+    if destroyed:
+        card = remove_nb(t, p, rows, city, deck)
+        count_destroyed_nb(t, seat_out, game_out)
+        return card
+    return 0
+
+
+@hot_flat
+def hand_pick_nb(t, st, holds, deck, rng):
+    """The hand attack's chance: one of ``t``'s cards, picked uniformly, leaves the hand; returns it."""
+    index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
+    card = st[t, K.ST_CARDS + index]          # the hand is kept ascending: the index-th card by id
+    hand_drop_nb(t, card, st, holds, deck)
+    return card
 
 
 @hot_inline
 def attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                        seat_out, game_out):
-    st[s, K.ST_SAB] -= 1
-    pub[K.PUB_RESERVE] += 1
-    seat_out[s, K.S_ATTACKS] += 1
-    game_out[K.G_BUILDING_ATTACKS] += 1
-    pub[K.PUB_ATTACKER] = s
+    attack_begin_nb(s, K.G_BUILDING_ATTACKS, st, pub, seat_out, game_out)
     n = building_targets_nb(s, city, rules, opts)
     i = 0
     if n > 1:
@@ -94,11 +188,7 @@ def attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, 
             return
     t = opts[i]
     pub[K.PUB_TARGET] = t
-    n = 0
-    for p in range(city[t, K.C_LEFT], city[t, K.C_RIGHT] + 1):
-        if rows[t, p] != 0:
-            opts[n] = p
-            n += 1
+    n = card_spots_nb(t, rows, city, opts)
     i = 0
     if n > 1:
         i = ask_nb(s, K.D_CARD, n, roster, ids, params, mem, deck, rules, rng)
@@ -106,68 +196,50 @@ def attack_building_nb(s, roster, ids, params, mem, loc, known, rows, city, st, 
             return
     p = opts[i]
     pub[K.PUB_ATTACK_POS] = p
-    card = rows[t, p]
-    value = deck[card, K.D_VALUE]
     destroyed = False
     paid = 0
+    column = K.S_KEPT_PAID
     if rules[K.R_ANY] != 0:
         offer = 0
-        purse = st[t, K.ST_MONEY]
-        if purse >= 1:
-            opts[0] = 0
-            opts[1] = purse
+        if offer_options_nb(t, st, opts):
             offer = ask_nb(t, K.D_OFFER, 2, roster, ids, params, mem, deck, rules, rng)
             if offer < 0:
                 return
         accepted = False
         if offer > 0:
             pub[K.PUB_OFFER] = offer
-            opts[0] = K.ACCEPT
-            opts[1] = K.REFUSE
-            i = ask_nb(s, K.D_ACCEPT, 2, roster, ids, params, mem, deck, rules, rng)
+            i = ask_nb(s, K.D_ACCEPT, answer_options_nb(K.ACCEPT, K.REFUSE, opts), roster, ids, params, mem, deck,
+                       rules, rng)
             if i < 0:
                 return
             accepted = opts[i] == K.ACCEPT
         if accepted:
             paid = offer
-            seat_out[t, K.S_OFFER_PAID] += offer
+            column = K.S_OFFER_PAID
         else:
-            face = roll_nb(rng)
-            destroyed = face == K.SAB_FACE or face > city[t, K.C_SHIELDS]
+            destroyed = any_roll_nb(t, city, rng)
     else:
-        face = roll_nb(rng)
-        if face == K.SAB_FACE:
-            destroyed = True
-        elif face >= 3:
-            keep = False
-            if st[t, K.ST_MONEY] >= value:
-                opts[0] = K.KEEP
-                opts[1] = K.LOSE
-                i = ask_nb(t, K.D_KEEP, 2, roster, ids, params, mem, deck, rules, rng)
-                if i < 0:
-                    return
-                keep = opts[i] == K.KEEP
-            if keep:
-                paid = value
-                seat_out[t, K.S_KEPT_PAID] += value
+        roll = weakest_roll_nb(t, p, rows, st, deck, rng)
+        if roll == ROLL_KEEP:
+            i = ask_nb(t, K.D_KEEP, answer_options_nb(K.KEEP, K.LOSE, opts), roster, ids, params, mem, deck, rules,
+                       rng)
+            if i < 0:
+                return
+            if opts[i] == K.KEEP:
+                paid = deck[rows[t, p], K.D_VALUE]
             else:
                 destroyed = True
-    st[t, K.ST_MONEY] -= paid
-    st[s, K.ST_MONEY] += paid
+        else:
+            destroyed = roll == ROLL_DESTROYS
+    card = settle_attack_nb(s, t, p, paid, column, destroyed, rows, city, st, deck, seat_out, game_out)
     if destroyed:
-        remove_nb(t, p, rows, city, deck)
-        destroy_nb(card, t, s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
-                   seat_out, game_out)
+        put_under_nb(card, s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks)
 
 
 @hot_inline
 def attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks, holds,
                    seat_out, game_out):
-    st[s, K.ST_SAB] -= 1
-    pub[K.PUB_RESERVE] += 1
-    seat_out[s, K.S_ATTACKS] += 1
-    game_out[K.G_HAND_ATTACKS] += 1
-    pub[K.PUB_ATTACKER] = s
+    attack_begin_nb(s, K.G_HAND_ATTACKS, st, pub, seat_out, game_out)
     n = hand_targets_nb(s, st, rules, opts)
     i = 0
     if n > 1:
@@ -176,8 +248,6 @@ def attack_hand_nb(s, roster, ids, params, mem, loc, known, rows, city, st, pub,
             return
     t = opts[i]
     pub[K.PUB_TARGET] = t
-    index = below_nb(rng, K.TABLE_STREAM, st[t, K.ST_HAND])
-    card = st[t, K.ST_CARDS + index]          # the hand is kept ascending: the index-th card by id
-    hand_drop_nb(t, card, st, holds, deck)
+    card = hand_pick_nb(t, st, holds, deck, rng)
     destroy_nb(card, t, s, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks,
                seat_out, game_out)

@@ -133,22 +133,29 @@ def column_set_nb(a, j, value):
             a[3, j] = value
 
 
-@hot_inline
-def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
-    """The card goes under the smaller stack (``chooser`` picks on equal sizes)
-    and is shown to all; returns the stack, or -1 on an illegal choice."""
+@hot_flat
+def under_stack_nb(pub):
+    """The stack a card put under goes to: the smaller one, or -1 when both are
+    as large (then a seat picks, :func:`under_options_nb`)."""
     a, b = pub[K.PUB_SIZE_OPEN], pub[K.PUB_SIZE_HIDDEN]
     if a < b:
-        k = K.STACK_OPEN
-    elif b < a:
-        k = K.STACK_HIDDEN
-    else:
-        opts[0] = K.STACK_OPEN
-        opts[1] = K.STACK_HIDDEN
-        i = ask_nb(chooser, K.D_UNDER, 2, roster, ids, params, mem, deck, rules, rng)
-        if i < 0:
-            return -1
-        k = opts[i]
+        return K.STACK_OPEN
+    if b < a:
+        return K.STACK_HIDDEN
+    return -1
+
+
+@hot_flat
+def under_options_nb(opts):
+    """The choice of stack on equal sizes, into opts; their number."""
+    opts[0] = K.STACK_OPEN
+    opts[1] = K.STACK_HIDDEN
+    return 2
+
+
+@hot_flat
+def put_under_at_nb(card, k, loc, known, pub, stacks):
+    """The card goes under stack ``k`` and is shown to all."""
     n = pub[K.PUB_N]
     size = pub[K.PUB_SIZE_OPEN + k]
     at = pub[K.PUB_HEAD_OPEN + k] + size      # head < n and size < n: one turn of the ring at most
@@ -158,6 +165,19 @@ def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city
         pub[K.PUB_OPEN_TOP] = card
     column_set_nb(known, card, 1)
     loc[card] = K.L_OPEN + k
+
+
+@hot_inline
+def put_under_nb(card, chooser, roster, ids, params, mem, loc, known, rows, city, st, pub, deck, rules, opts, rng, stacks):
+    """The card goes under the smaller stack (``chooser`` picks on equal sizes)
+    and is shown to all; returns the stack, or -1 on an illegal choice."""
+    k = under_stack_nb(pub)
+    if k < 0:
+        i = ask_nb(chooser, K.D_UNDER, under_options_nb(opts), roster, ids, params, mem, deck, rules, rng)
+        if i < 0:
+            return -1
+        k = opts[i]
+    put_under_at_nb(card, k, loc, known, pub, stacks)
     return k
 
 
