@@ -37,7 +37,7 @@ def _cases(searches: bool = True):
             if info.search < 0:
                 yield game, name
             elif searches:
-                yield game, f"{name}:iterations=4"
+                yield game, f"{name}:iterations=2"
 
 
 def _table(game: str, players: int, strategy: str, seat: int) -> tuple[str, ...]:
@@ -53,7 +53,8 @@ def test_every_strategy_plays_complete_legal_games_from_every_seat(game, strateg
     for players in range(spec.min_players, spec.max_players + 1):
         for seat in range(players):
             m = Matchup(players, _table(game, players, strategy, seat), game=game)
-            so, go = play_chunk(m, SEED, 1000 * seat, 150)       # raises on any illegal move
+            # a search plays whole games out at each of its decisions: a few of its games say as much
+            so, go = play_chunk(m, SEED, 1000 * seat, 150 if ":iterations=" not in strategy else 3)
             places = so[:, :, place]
             assert places.min() >= 1 and places.max() <= players
             assert (places == 1).any(axis=1).all(), "every game has a first place"

@@ -64,7 +64,7 @@ def _same_search(roster, ids, params, key, n_players, consts, ws, pos, other, tr
         fm_apply_nb(roster, pos, fm_bot_nb(roster, ids, params, pos, consts), consts, ws)
 
 
-def _points(game: str, mode: int, players: int, points: int, iterations: int = 24, every: int = 3, rules=()):
+def _points(game: str, mode: int, players: int, points: int, iterations: int = 12, every: int = 3, rules=()):
     """Search decision points of bot-played games, ``every``-th decision, until
     ``points`` are done; returns ([points, differing, kinds seen], the number of kinds)."""
     model = forward_model(game)
