@@ -24,7 +24,7 @@ from zsim.cli import cli, main
 from zsim.games import registry
 from zsim.harness.chunks import Matchup, fold, new_agg, play_chunk, set_threads
 from zsim.harness.runs import Plan, RunFolder, read_rows, run, simulate
-from zsim.strategy_registry import registry as strategies_of
+from zsim.strategy_registry import bots, registry as strategies_of
 
 GAMES = sorted(registry())
 SEED = 20261201
@@ -67,7 +67,7 @@ def test_every_strategy_plays_complete_legal_games_from_every_seat(game, strateg
 @pytest.mark.parametrize("game", GAMES)
 def test_results_do_not_depend_on_threads_or_chunks(game):
     spec = registry()[game]
-    fair = [n for n, i in sorted(strategies_of(game).items()) if i.fair]
+    fair = sorted(s.name for s in bots(game) if s.fair)      # a search's thread-independence: tests/test_search.py
     players = spec.max_players
     m = Matchup(players, tuple(fair[s % len(fair)] for s in range(players)), game=game)
     runs = []
@@ -110,7 +110,7 @@ def test_the_dask_backend_plays_the_same_games(game, tmp_path):
 @pytest.mark.parametrize("game", GAMES)
 def test_fast_engine_equals_the_reference_engine(game):
     spec = registry()[game]
-    names = spec.reference_strategies or tuple(sorted(strategies_of(game)))
+    names = spec.reference_strategies or tuple(sorted(s.name for s in bots(game)))
     for players in range(spec.min_players, spec.max_players + 1):
         table = tuple(names[(s + players) % len(names)] for s in range(players))
         m = Matchup(players, table, game=game)
