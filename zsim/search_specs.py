@@ -34,13 +34,13 @@ def search_entries(game: str, bots: list[str]) -> list[tuple[str, int, bool, str
     contract = get_game(game).strategies
     rollout = contract.rollout or contract.default
     choices = tuple(bots)
-    own = (Param("iterations", float(ITERATIONS), 1.0, 1_000_000.0, "search iterations per decision"),
+    own = (Param("iterations", float(ITERATIONS), 1.0, 1_000_000.0, "search iterations per decision", tuned=False),
            Param("c", C, 0.0, 10.0, "UCB exploration constant"),
            Param("rollout", float(choices.index(rollout)), 0.0, float(len(choices) - 1),
-                 "the bot that plays each iteration's game out", choices))
+                 "the bot that plays each iteration's game out", choices, tuned=False))
     out = []
     for name, mode, fair, description in SEARCHES:
-        params = own + ((Param("worlds", float(WORLDS), 1.0, 10_000.0, "deals searched, each as if true"),)
+        params = own + ((Param("worlds", float(WORLDS), 1.0, 10_000.0, "deals searched, each as if true", tuned=False),)
                         if mode == PIMC else ())
         out.append((name, mode, fair, description, contract.common_params + params))
     return out

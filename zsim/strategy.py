@@ -36,6 +36,9 @@ class Param(NamedTuple):
     high: float
     help: str = ""
     choices: tuple[str, ...] = ()
+    #: whether ``zsim tune`` searches it (a search's budget is what the user affords, not a
+    #: setting to find; a choice among names is no number to tune)
+    tuned: bool = True
 
     def text(self, value: float) -> str:
         """``value`` as a spec writes it."""

@@ -199,22 +199,29 @@ def strategy_arrays(game: str, specs: list[str]) -> tuple[np.ndarray, np.ndarray
     return ids, params
 
 
+def searches(game: str, specs) -> bool:
+    """Whether any of ``specs`` is a search (its games go through the forward model)."""
+    return any(not is_tape(s) and registry(game)[s.split(":")[0].strip()].search >= 0 for s in specs)
+
+
+def rollout_bot(game: str, info: StrategyInfo, values: list[float]) -> StrategyInfo:
+    """The bot a search (``info`` with its parameter row ``values``) plays its games out with."""
+    at = next(i for i, p in enumerate(info.params) if p.name == "rollout")
+    return registry(game)[info.params[at].choices[int(values[at])]]
+
+
 def rollouts_of(game: str, specs: list[str]) -> list[int]:
     """The ids of the bots an engine must compile in to play ``specs``: a
     bot's own, and for a search the bot it plays its games out with."""
     out = []
     for spec in specs:
         info, values = spec_values(spec, game)
-        if info.search < 0 or info.sid == TAPE_SID:
-            out.append(info.sid)
-        else:
-            rollout = next(p for p in info.params if p.name == "rollout")
-            out.append(registry(game)[rollout.choices[int(values[info.params.index(rollout)])]].sid)
+        out.append(info.sid if info.search < 0 else rollout_bot(game, info, values).sid)
     return out
 
 
 def describe(game: str = DEFAULT_GAME) -> list[dict]:
     """Every strategy of ``game`` with its description and parameters (for ``zsim strategies``)."""
     return [{"name": s.name, "description": s.description, "fair": s.fair,
-             "params": [p._asdict() for p in s.params]}
+             "params": [{k: v for k, v in p._asdict().items() if k != "tuned"} for p in s.params]}
             for s in sorted(registry(game).values(), key=lambda s: s.sid)]

@@ -22,7 +22,7 @@ from zsim.errors import ZsimError
 from zsim.game_registry import DEFAULT_GAME, get_game
 from zsim.roster import roster_for as strategy_roster
 from zsim.roster import roster_of
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import searches, strategy_arrays
 
 DEFAULT_CHUNK = 1 << 16
 BLOCK = 64          # games per parallel task inside a chunk
@@ -183,7 +183,7 @@ def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
         raise ValueError(f"block must be at least 1, not {block}")
     if roster is None and m.compile_for is not None:
         roster = strategy_roster(m.game, m.compile_for)
-    if any(registry(m.game)[spec.split(":")[0]].search >= 0 for spec in m.strategies):
+    if searches(m.game, m.strategies):
         from zsim.harness.search import play_searched_chunk_into
 
         play_searched_chunk_into(m, seed, first_game, n_games, list(m.strategies), params.shape[1], seat_out,

@@ -112,8 +112,7 @@ def forward_model(game: str) -> ModuleType:
 @functools.lru_cache(maxsize=None)
 def _module(name: str) -> ModuleType:
     module = importlib.import_module(name)
-    missing = [k for k, _ in KERNELS if not hasattr(module, k)] + [k for k in PYTHON if not hasattr(module, k)]
-    missing += [] if hasattr(module, "bot_nb") else ["bot_nb"]
+    missing = [k for k in [k for k, _ in KERNELS] + ["bot_nb", *PYTHON] if not hasattr(module, k)]
     if missing:
         raise ZsimError(f"forward model {name} lacks {', '.join(missing)}")
     return module

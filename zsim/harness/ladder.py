@@ -29,7 +29,7 @@ import polars as pl
 from zsim.errors import ZsimError
 from zsim.game_registry import get_game
 from zsim.harness.chunks import Matchup, play_chunk
-from zsim.strategy_registry import parse_one, registry
+from zsim.strategy_registry import bots, parse_one
 
 Z95 = 1.959963984540054
 _TABLE_STREAM = 0x1ADDE
@@ -37,7 +37,7 @@ _TABLE_STREAM = 0x1ADDE
 
 def default_field(game: str) -> list[str]:
     """Every fair bot of ``game`` (its searches are entered at their budgets)."""
-    return [name for name, info in registry(game).items() if info.fair and info.search < 0]
+    return [s.name for s in bots(game) if s.fair]
 
 
 def budgets_between(low: int, high: int) -> list[int]:
@@ -149,14 +149,3 @@ def rate(entries: list[str], rows: np.ndarray, places: np.ndarray) -> pl.DataFra
                     "rating_lo": mu - Z95 * sigma, "rating_hi": mu + Z95 * sigma,
                     "win_share": share, "above_par": share - par, "above_par_ci95": half})
     return pl.DataFrame(out).sort("rating", descending=True)
-
-
-def budget_of(spec: str) -> int | None:
-    """The iterations of a search entry (``ismcts:iterations=64`` -> 64), None for a bot."""
-    name, *parts = spec.split(":")
-    if name not in ("ismcts", "pimc", "seer"):
-        return None
-    given = dict(p.split("=") for p in parts)
-    from zsim.search_specs import ITERATIONS
-
-    return int(float(given.get("iterations", ITERATIONS)))

@@ -18,10 +18,9 @@ def search_rows(game: str, specs: list[str], n_params: int):
     rollout bot in its place, their parameter rows, each seat's search mode
     or -1, its (iterations, worlds, c), and the tables of bots its searches
     play out with: ids [P, P], parameter rows [P, P, n_params])."""
-    from zsim.strategy_registry import registry, rollouts_of, spec_values
+    from zsim.strategy_registry import rollout_bot, rollouts_of, spec_values
 
     players = len(specs)
-    reg = registry(game)
     common = len(get_game(game).strategies.common_params)
     rollout_sids = rollouts_of(game, specs)
     bot_ids = np.asarray(rollout_sids, np.int64)
@@ -38,8 +37,7 @@ def search_rows(game: str, specs: list[str], n_params: int):
         named = {p.name: v for p, v in zip(info.params[common:], values[common:])}
         modes[seat] = info.search
         search[seat] = (named["iterations"], named.get("worlds", 1.0), named["c"])
-        rollout = next(p for p in info.params if p.name == "rollout")
-        bot = reg[rollout.choices[int(named["rollout"])]]
+        bot = rollout_bot(game, info, values)
         _, defaults = spec_values(bot.name, game)
         bot_params[seat, :len(defaults)] = defaults
         rollout_ids[seat, :] = bot.sid

@@ -20,12 +20,12 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from zsim.errors import ZsimError
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import searches, strategy_arrays
 
 
 def record_games(matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict]]:
     """The records of ``games`` of ``matchup`` (the same games ``simulate`` plays)."""
-    if not any(registry(matchup.game)[s.split(":")[0]].search >= 0 for s in matchup.strategies):
+    if not searches(matchup.game, matchup.strategies):
         yield from matchup.spec.record_games(matchup, seed, games)
         return
     from zsim.harness.search import SearchSetup

@@ -131,11 +131,7 @@ def tunable_params(strategy: str, game: str = DEFAULT_GAME) -> tuple[Param, ...]
         raise ZsimError(f"give the strategy to tune as a bare name (all its parameters are tuned), "
                         f"got {strategy!r}")
     parse_one(name, game)                # unknown name -> the registry's own message
-    info = registry(game)[name]
-    # a choice among names (a search's rollout bot) is not a number to tune, and a
-    # search's budget is what the user affords, not a setting to find
-    params = tuple(p for p in info.params[len(get_game(game).strategies.common_params):]
-                   if not p.choices and not (info.search >= 0 and p.name == "iterations"))
+    params = tuple(p for p in registry(game)[name].params[len(get_game(game).strategies.common_params):] if p.tuned)
     if not params:
         raise ZsimError(f"strategy {name} has no parameters to tune")
     return params
