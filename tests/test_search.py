@@ -22,7 +22,7 @@ from zsim.games import registry
 from zsim.harness.chunks import Matchup, play_chunk, set_threads
 from zsim.harness.forward import fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_kind_nb, fm_new_nb
 from zsim.harness.forward import forward_model
-from zsim.harness.search_nb import new_tree, search_nb
+from zsim.harness.search_nb import new_tree, search_nb, tree_capacity
 from zsim.rng import SEARCH_STREAM, game_key, stream_start
 from zsim.roster import roster_of
 from zsim.search_specs import ISMCTS, PIMC, SEER
@@ -76,7 +76,7 @@ def _points(game: str, mode: int, players: int, points: int, iterations: int = 1
     consts, ws = model.consts(m), model.workspace(m)
     words = model.size(m)
     pos, other = np.zeros(words, np.int64), np.zeros(words, np.int64)
-    tree = new_tree(8 * iterations + 64, words, model.MAX_OPTIONS, players)
+    tree = new_tree(tree_capacity(iterations), words, model.MAX_OPTIONS, players)
     a, b = np.zeros((model.MAX_OPTIONS, 3)), np.zeros((model.MAX_OPTIONS, 3))
     out = np.zeros(4, np.int64)
     rng = np.array([players], np.uint64)

@@ -1,6 +1,6 @@
 """The searches every game with a forward model has, as strategy registry
 entries: ``ismcts``, ``pimc`` and ``seer`` (``zsim/harness/search_nb.py``
-plays them; ``zsim/harness/search.py`` plays their chunks).
+plays them; ``zsim/harness/stepping.py`` plays their chunks).
 
 Their parameters: ``iterations`` (the budget: a count, never a clock), ``c``
 (UCB's exploration constant for shares of first place, which lie in 0..1),

@@ -36,40 +36,23 @@ EVERY = 7
 
 
 def _setup(game: str, spec: str, players: int, n_positions: int):
-    from zsim.harness.forward import forward_model
-    from zsim.harness.search import search_rows
+    """(the search's setup, positions of real games of the default bots, the bot of the speed figures)."""
+    from zsim.harness.stepping import SearchSetup
     from zsim.harness.stepping_nb import collect_positions_nb
-    from zsim.roster import roster_of
-    from zsim.strategy_registry import parse_one, registry, strategy_arrays
+    from zsim.strategy_registry import parse_one, registry, searches, strategy_arrays
 
     g = get_game(game)
     spec = parse_one(spec, game)
-    if registry(game)[spec.split(":")[0]].search < 0:
+    if not searches(game, [spec]):
         raise ZsimError(f"--strategy must be a search of {game} "
                         f"({', '.join(n for n, i in registry(game).items() if i.search >= 0)}), got {spec!r}")
-    model = forward_model(game)
     table = (g.strategies.default,) * players
-    m = Matchup(players, table, game=game)
     ids, params = strategy_arrays(game, list(table))
-    specs = [spec] + list(table[1:])
-    bot_ids, bot_params, modes, search, rollout_ids, rollout_params = search_rows(game, specs, params.shape[1])
-    random_id = registry(game)["random"].sid if "random" in registry(game) else ids[0]
-    roster = roster_of(game, np.unique(np.concatenate([ids, rollout_ids[0], [random_id]]))).for_seats(players)
-    consts = model.consts(m)
-    words = model.size(m)
-    positions = np.zeros((n_positions, words), np.int64)
-    collect_positions_nb(SEED, 0, players, roster, ids, params, consts, model.workspace(m), np.zeros(words, np.int64),
-                         EVERY, positions)
-    return (model, m, roster, consts, positions, int(modes[0]), search[0], rollout_ids[0], rollout_params[0],
-            "random" if "random" in registry(game) else g.strategies.default)
-
-
-def _work(model, m, players, iterations):
-    from zsim.harness.search_nb import new_tree
-
-    words = model.size(m)
-    return (model.workspace(m), np.zeros(words, np.int64),
-            new_tree(8 * iterations + 64, words, model.MAX_OPTIONS, players), np.zeros((model.MAX_OPTIONS, 3)))
+    setup = SearchSetup(Matchup(players, (spec,) + table[1:], game=game), [spec, *table[1:]], params.shape[1])
+    positions = np.zeros((n_positions, setup.words), np.int64)
+    model_ws, pos, _, _, _ = setup.workspace()
+    collect_positions_nb(SEED, 0, players, setup.roster, ids, params, setup.consts, model_ws, pos, EVERY, positions)
+    return setup, positions, "random" if "random" in registry(game) else g.strategies.default
 
 
 def search_bench(game: str, spec: str, players: int, n_positions: int, games: int, repeat: int) -> list[dict]:
@@ -77,13 +60,14 @@ def search_bench(game: str, spec: str, players: int, n_positions: int, games: in
     from zsim.harness.bench_search_nb import playouts_nb, searches_nb
     from zsim.harness.stepping import play_stepped_chunk
 
-    (model, m, roster, consts, positions, mode, search, rollout_ids, rollout_params,
-     random_name) = _setup(game, spec, players, n_positions)
-    iterations, worlds, c = int(search[0]), int(search[1]), float(search[2])
-    ws, det, tree, stats = _work(model, m, players, iterations)
+    setup, positions, random_name = _setup(game, spec, players, n_positions)
+    roster, consts = setup.roster, setup.consts
+    mode, rollout_ids, rollout_params = int(setup.modes[0]), setup.rollout_ids[0], setup.rollout_params[0]
+    iterations, worlds, c = int(setup.search[0, 0]), int(setup.search[0, 1]), float(setup.search[0, 2])
+    ws, det, tree, stats, _ = setup.workspace()
     fast = Matchup(players, (random_name,) * players, game=game)
     threads = numba.config.NUMBA_NUM_THREADS
-    pool_work = [_work(model, m, players, iterations) for _ in range(threads)]
+    pool_work = [setup.workspace() for _ in range(threads)]
 
     def all_threads():
         cuts = np.linspace(0, n_positions, threads + 1).astype(int)
@@ -122,8 +106,8 @@ def search_bench(game: str, spec: str, players: int, n_positions: int, games: in
     finally:
         set_threads(None)
     medians = {"round": "median"} | {k: statistics.median(r[k] for r in rounds) for k in rounds[0] if k != "round"}
-    meta = {"game": game, "strategy": spec, "players": players, "positions": n_positions, "iterations": iterations,
-            "threads": threads}
+    meta = {"game": game, "strategy": setup.matchup.strategies[0], "players": players, "positions": n_positions,
+            "iterations": iterations, "threads": threads}
     return [meta | r for r in rounds + [medians]]
 
 

@@ -184,10 +184,10 @@ def play_chunk(m: Matchup, seed: int, first_game: int, n_games: int,
     if roster is None and m.compile_for is not None:
         roster = strategy_roster(m.game, m.compile_for)
     if searches(m.game, m.strategies):
-        from zsim.harness.search import play_searched_chunk_into
+        from zsim.harness.stepping import play_stepped_chunk_into
 
-        play_searched_chunk_into(m, seed, first_game, n_games, list(m.strategies), params.shape[1], seat_out,
-                                 game_out, block, roster)
+        play_stepped_chunk_into(m, seed, first_game, n_games, list(m.strategies), params.shape[1], seat_out,
+                                game_out, block, roster)
     else:
         g.play_chunk_into(m, seed, first_game, n_games, ids, params, seat_out, game_out, block,
                           roster_of(m.game, ids, roster))

@@ -51,10 +51,10 @@ copy is one ``dst[:] = src``):
     ``view_nb(pos, seat, out) -> n``: what ``seat`` knows, as int64 words in
     ``out[:n]``: equal for two positions exactly when the seat cannot tell
     them apart (the tests hold ``determinize_nb`` to it).
-    ``reward_nb(pos, out)``: at the end, each seat's share of first place
-    (1/k for each of k seats sharing it, else 0) in ``out[:n_players]``.
-    ``rows_nb(pos, seat_out, game_out)``: at the end, the batch engine's rows
-    of this game, equal to the batch engine's own.
+    ``outs_nb(pos)`` (``hot_inline``: it returns views): the position's
+    seat rows and game row, kept as the batch engine keeps them. At the end
+    they are the batch engine's rows of this game; the search's reward, each
+    seat's share of first place, is read from their ``place`` column.
     ``answer_nb(pos, option)`` (only where a game's options are not its
     bots' answers): the answer a bot gives to choose ``option``.
 
@@ -64,7 +64,8 @@ And for records of searched games (``zsim/harness/search_records.py``):
 ``decision_event(events, start, seat, kind, option)``: the index of the
 event that shows the decision, the first from ``start`` on.
 
-The search backs up win shares, not scores: every figure zsim prints is a
+The search backs up win shares (1/k for each of k seats sharing first
+place, else 0), not scores: every figure zsim prints is a
 win share, a normalised score would make the search trade wins for margin,
 and scores mean different things in every game.
 
@@ -79,6 +80,7 @@ import functools
 import importlib
 from types import ModuleType
 
+import numpy as np
 from numba.extending import overload
 
 from zsim.errors import ZsimError
@@ -95,8 +97,7 @@ KERNELS = (
     ("apply_nb", "pos, option, consts, ws"),
     ("determinize_nb", "pos, seat, rng, out, consts, ws"),
     ("view_nb", "pos, seat, out"),
-    ("reward_nb", "pos, out"),
-    ("rows_nb", "pos, seat_out, game_out"),
+    ("outs_nb", "pos"),
 )
 PYTHON = ("consts", "workspace", "size", "MAX_OPTIONS", "KINDS", "option_text")
 
@@ -141,8 +142,50 @@ fm_options_nb = _stub("options_nb", "pos, consts, out")
 fm_apply_nb = _stub("apply_nb", "pos, option, consts, ws")
 fm_determinize_nb = _stub("determinize_nb", "pos, seat, rng, out, consts, ws")
 fm_view_nb = _stub("view_nb", "pos, seat, out")
-fm_reward_nb = _stub("reward_nb", "pos, out")
-fm_rows_nb = _stub("rows_nb", "pos, seat_out, game_out")
+
+
+def fm_reward_nb(roster, pos, out):
+    """At the end of the game at ``pos``: each seat's share of first place in ``out``."""
+    raise TypeError("fm_reward_nb runs inside a numba kernel")
+
+
+def fm_rows_nb(roster, pos, seat_out, game_out):
+    """At the end of the game at ``pos``: its batch engine rows into ``seat_out`` and ``game_out``."""
+    raise TypeError("fm_rows_nb runs inside a numba kernel")
+
+
+def _reward_typer(roster, pos, out):
+    if not isinstance(roster, RosterType):
+        return None
+    outs, place = forward_model(roster.game).outs_nb, get_game(roster.game).seat_index("place")
+
+    def impl(roster, pos, out):
+        seats, _ = outs(pos)
+        first = 0
+        for s in range(seats.shape[0]):
+            first += np.int64(seats[s, place] == 1)
+        for s in range(seats.shape[0]):
+            out[s] = (seats[s, place] == 1) / first
+    return impl
+
+
+def _rows_typer(roster, pos, seat_out, game_out):
+    if not isinstance(roster, RosterType):
+        return None
+    outs = forward_model(roster.game).outs_nb
+
+    def impl(roster, pos, seat_out, game_out):
+        seats, game = outs(pos)
+        for s in range(seats.shape[0]):
+            for c in range(seats.shape[1]):
+                seat_out[s, c] = seats[s, c]
+        for c in range(game.shape[0]):
+            game_out[c] = game[c]
+    return impl
+
+
+overload(fm_reward_nb, inline="always")(_reward_typer)
+overload(fm_rows_nb, inline="always")(_rows_typer)
 
 
 def _bot_typer(roster, strat_ids, strat_params, pos, consts):

@@ -53,14 +53,21 @@ N_FIRST, N_NEXT, N_TAG, N_KEY, N_MOVER, N_VISITS, N_AVAIL = range(7)
 N_FIELDS = 7
 
 
+def tree_capacity(iterations: int) -> int:
+    """The nodes a search of ``iterations`` may add: one an iteration, and in a
+    sealed round a few more (the statistics of each seat and the walk after it)."""
+    return 8 * iterations + 64
+
+
 def new_tree(capacity: int, position_words: int, max_options: int, players: int) -> tuple:
     """The arrays one search thread reuses: node rows, node values, the walk's
     path, the working position, the options, rewards, the search's stream,
-    the root's summed visits (PIMC) and the position a PIMC world starts from."""
+    the root's summed visits (PIMC), the position a PIMC world starts from
+    and each option's node at the one being walked."""
     return (np.zeros((capacity, N_FIELDS), np.int64), np.zeros(capacity, np.float64),
             np.zeros(capacity, np.int64), np.zeros(position_words, np.int64), np.zeros(max_options, np.int64),
             np.zeros(players, np.float64), np.zeros(1, np.uint64), np.zeros((max_options, 3), np.float64),
-            np.zeros(position_words, np.int64))
+            np.zeros(position_words, np.int64), np.zeros(max_options, np.int64))
 
 
 @hot_flat
@@ -105,14 +112,16 @@ def _add(nodes, values, used, parent, tag, key, mover):
 
 
 @hot_flat
-def _pick(nodes, values, used, parent, seat, opts, n, c, rng):
+def _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids):
     """Choose among ``opts[:n]`` at ``parent``: an option never tried there
     first (uniformly among them, and a node added for it), else the best
-    UCB score with availability counts. Returns (option, its node or -1 when
-    the tree is full, whether it is new, used)."""
+    UCB score with availability counts. ``kids``: room for each option's
+    node, found once. Returns (option, its node or -1 when the tree is full,
+    whether it is new, used)."""
     untried = 0
     for i in range(n):
         ch = _child(nodes, parent, T_OPTION, opts[i])
+        kids[i] = ch
         if ch < 0:
             untried += 1
         else:
@@ -120,7 +129,7 @@ def _pick(nodes, values, used, parent, seat, opts, n, c, rng):
     if untried > 0:
         k = below_nb(rng, 0, untried)
         for i in range(n):
-            if _child(nodes, parent, T_OPTION, opts[i]) < 0:
+            if kids[i] < 0:
                 if k == 0:
                     node, used = _add(nodes, values, used, parent, T_OPTION, opts[i], seat)
                     return opts[i], node, True, used
@@ -128,7 +137,7 @@ def _pick(nodes, values, used, parent, seat, opts, n, c, rng):
     best = -1
     best_score = -1.0
     for i in range(n):
-        ch = _child(nodes, parent, T_OPTION, opts[i])
+        ch = kids[i]
         v = nodes[ch, N_VISITS]
         score = values[ch] / v + c * np.sqrt(np.log(nodes[ch, N_AVAIL]) / v)
         if score > best_score:
@@ -140,7 +149,7 @@ def _pick(nodes, values, used, parent, seat, opts, n, c, rng):
 @hot
 def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts, ws, tree):
     """One iteration from the root (node 0) on the position ``det``; returns the nodes used."""
-    nodes, values, path, _, opts, rewards, rng, _, _ = tree
+    nodes, values, path, _, opts, rewards, rng, _, _, kids = tree
     node = 0
     depth = 0
     round_id = 0
@@ -164,7 +173,7 @@ def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts
             round_id = 0
         if parent < 0:                       # the tree is full: play on without it
             break
-        option, chosen, grown, used = _pick(nodes, values, used, parent, seat, opts, n, c, rng)
+        option, chosen, grown, used = _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids)
         fm_apply_nb(roster, det, option, consts, ws)
         if chosen < 0:
             break
@@ -204,7 +213,7 @@ def search_nb(roster, root, seed, mode, iterations, worlds, c, rollout_ids, roll
     """The answer of the seat to decide at ``root``; ``stats[:k]`` gets the
     root options' (option, visits, mean share of first place) rows, in the
     order ``options_nb`` lists them; returns (option, k)."""
-    nodes, values, _, det, opts, _, rng, summed, world = tree
+    nodes, values, _, det, opts, _, rng, summed, world, _ = tree
     observer = fm_decider_nb(roster, root)
     rng[0] = seed
     n_root = fm_options_nb(roster, root, consts, opts)

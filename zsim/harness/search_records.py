@@ -28,7 +28,7 @@ def record_games(matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict
     if not searches(matchup.game, matchup.strategies):
         yield from matchup.spec.record_games(matchup, seed, games)
         return
-    from zsim.harness.search import SearchSetup
+    from zsim.harness.stepping import SearchSetup
 
     specs = list(matchup.strategies)
     _, params = strategy_arrays(matchup.game, specs)

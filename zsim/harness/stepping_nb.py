@@ -4,8 +4,8 @@ The batch engines play a game in one loop; here the same game is played by
 asking the forward model (``zsim/harness/forward.py``) for the pending
 decision, the seat's bot for its answer, and the model to apply it. With
 bots alone the games are the batch engine's, row for row (the tests hold
-them equal); it is the path a seat that searches takes
-(``zsim/harness/search_nb.py``). Written once: every function here is
+them equal); a seat that searches (``zsim/harness/search_nb.py``) answers
+in the same loop. Written once: every function here is
 compiled for the game of the roster it is handed.
 """
 from __future__ import annotations
@@ -20,36 +20,10 @@ from zsim.rng import SEARCH_STREAM, draw_nb, game_key_nb, stream_start_nb
 
 
 @hot
-def play_stepped_nb(key, n_players, roster, strat_ids, strat_params, consts, ws, pos, seat_out, game_out):
-    """One game with the 64-bit ``key``, every decision its seat's bot's."""
-    fm_new_nb(roster, key, n_players, consts, ws, pos)
-    while fm_decider_nb(roster, pos) >= 0:
-        fm_apply_nb(roster, pos, fm_bot_nb(roster, strat_ids, strat_params, pos, consts), consts, ws)
-    fm_rows_nb(roster, pos, seat_out, game_out)
-
-
-@cold_nogil
-def play_stepped_blocks_nb(run_seed, first_game, roster, strat_ids, strat_params, consts, seat_out, game_out,
-                           ws, n_games, block, next_block):
-    """The batch of ``zsim.blocks.play_in_blocks`` over stepped games; ``ws``:
-    (the forward model's workspace, a position)."""
-    seed = np.uint64(run_seed)
-    n_players = strat_ids.shape[0]
-    model_ws, pos = ws
-    while True:
-        start = claim_nb(next_block) * block
-        if start >= n_games:
-            break
-        for g in range(start, min(n_games, start + block)):
-            key = game_key_nb(seed, np.uint64(first_game + g))
-            play_stepped_nb(key, n_players, roster, strat_ids, strat_params, consts, model_ws, pos, seat_out[g],
-                            game_out[g])
-
-
-@hot
-def play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+def play_stepped_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
                      rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out, log):
-    """One game in which the seats with ``modes[seat] >= 0`` search
+    """One game with the 64-bit ``key``, played a decision at a time: the
+    seats with ``modes[seat] >= 0`` search
     (``search_nb``'s modes; ``search_params[seat]``: iterations, worlds, c;
     ``rollout_ids[seat]``/``rollout_params[seat]``: the table of bots its
     searches play out with) and the others ask their bots (``bot_ids``).
@@ -100,10 +74,10 @@ def _note(log, seat, kind, sealed, option, searched, stats, answer):
 
 
 @cold_nogil
-def play_searched_blocks_nb(run_seed, first_game, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+def play_stepped_blocks_nb(run_seed, first_game, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
                             rollout_params, consts, seat_out, game_out, ws, n_games, block, next_block):
-    """The batch of ``zsim.blocks.play_in_blocks`` over games with searching
-    seats; ``ws``: (the forward model's workspace, a position, a search tree
+    """The batch of ``zsim.blocks.play_in_blocks`` over stepped games; ``ws``:
+    (the forward model's workspace, a position, a search tree
     (``search_nb.new_tree``), the root's statistics, the seats' search streams)."""
     seed = np.uint64(run_seed)
     n_players = bot_ids.shape[0]
@@ -114,7 +88,7 @@ def play_searched_blocks_nb(run_seed, first_game, roster, bot_ids, bot_params, m
             break
         for g in range(start, min(n_games, start + block)):
             key = game_key_nb(seed, np.uint64(first_game + g))
-            play_searched_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+            play_stepped_nb(key, n_players, roster, bot_ids, bot_params, modes, search_params, rollout_ids,
                              rollout_params, consts, model_ws, pos, tree, stats, seeds, seat_out[g], game_out[g], None)
 
 
@@ -146,5 +120,5 @@ def record_searched_nb(run_seed, game, roster, bot_ids, bot_params, modes, searc
                        consts, ws, pos, tree, stats, seeds, seat_out, game_out, log):
     """Game ``game`` of a run with searching seats, every decision noted in ``log``."""
     key = game_key_nb(np.uint64(run_seed), np.uint64(game))
-    play_searched_nb(key, bot_ids.shape[0], roster, bot_ids, bot_params, modes, search_params, rollout_ids,
+    play_stepped_nb(key, bot_ids.shape[0], roster, bot_ids, bot_params, modes, search_params, rollout_ids,
                      rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out, log)

@@ -47,7 +47,6 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.dispatch import dispatcher
-from zsim.games.forward_rows_nb import copy_rows_nb, first_place_shares_nb
 from zsim.jit import grid_nb, hot, hot_flat, hot_inline, lowest_bit_nb, recast_nb
 from zsim.rng import below_nb, draw_nb
 from zsim_geier import constants as K
@@ -108,7 +107,7 @@ def _views(pos):
 
 
 @hot_inline
-def _outs(pos):
+def outs_nb(pos):
     p = pos[O_CTRL + C_PLAYERS]
     return grid_nb(pos, O_SEAT_OUT, p, K.N_SEAT_STATS), pos[O_GAME_OUT:O_GAME_OUT + K.N_GAME_STATS]
 
@@ -180,7 +179,7 @@ def _ask_nb(roster, strat_ids, strat_params, seat, hands, won, deck, pub, rules,
 def apply_nb(pos, option, consts, ws):
     rules = consts[0]
     hands, won, bids, deck, pub, rng = _views(pos)
-    seat_out, game_out = _outs(pos)
+    seat_out, game_out = outs_nb(pos)
     n = pos[O_CTRL + C_PLAYERS]
     seat = pos[O_CTRL + C_DECIDER]
     if check_bid_nb(seat, option, hands, rules, game_out) < 0:
@@ -224,18 +223,6 @@ def _next_round(pos, rules):
     pos[O_CTRL + C_DECIDER] = 0
 
 
-@hot
-def reward_nb(pos, out):
-    seat_out, _ = _outs(pos)
-    first_place_shares_nb(seat_out, K.S_PLACE, out)
-
-
-@hot
-def rows_nb(pos, seat_out, game_out):
-    so, go = _outs(pos)
-    copy_rows_nb(so, go, seat_out, game_out)
-
-
 # ------------------------------------------------------------------ what a seat knows
 @hot
 def determinize_nb(pos, seat, rng, out, consts, ws):
@@ -263,7 +250,7 @@ def determinize_nb(pos, seat, rng, out, consts, ws):
 @hot
 def view_nb(pos, seat, out):
     hands, won, bids, deck, pub, rng = _views(pos)
-    seat_out, game_out = _outs(pos)
+    seat_out, game_out = outs_nb(pos)
     p = pos[O_CTRL + C_PLAYERS]
     decider = pos[O_CTRL + C_DECIDER]
     out[0] = p

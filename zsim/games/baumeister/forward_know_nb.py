@@ -56,6 +56,7 @@ from zsim.games.baumeister.position_nb import (C_DECIDER, C_FINAL, C_KIND, C_N, 
                                                N_CTRL, O_CTRL, const_views, opts_at, pos_ctrl, pos_marks, pos_outs,
                                                pos_views, ws_views)
 from zsim.games.baumeister.rows_nb import hand_in_nb
+from zsim.games.canonical_nb import sort_span_nb
 from zsim.jit import hot, hot_flat
 from zsim.rng import draw_nb
 
@@ -82,18 +83,6 @@ def _unseen(seat, c, known, pub):
 def _hand_code(c, known, pub, ann, paid):
     return (_bits(known, c) | (ann[c] << ANN_SHIFT) | (np.int64(c == pub[K.PUB_CARD]) << LAST_SHIFT)
             | (paid[c] << PAID_SHIFT))
-
-
-@hot_flat
-def _sort(a, lo, hi):
-    """``a[lo:hi]`` ascending (insertion: a few items)."""
-    for i in range(lo + 1, hi):
-        v = a[i]
-        j = i - 1
-        while j >= lo and a[j] > v:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = v
 
 
 @hot
@@ -154,7 +143,7 @@ def view_nb(pos, seat, out):
             if _unseen(seat, c, known, pub):
                 out[n] = _hand_code(c, known, pub, ann, paid)
                 n += 1
-        _sort(out, first, n)
+        sort_span_nb(out, first, n)
     for t in range(players):
         for i in range(K.N_SEAT_STATS):
             out[n] = seat_out[t, i]
@@ -214,7 +203,7 @@ def _slots(seat, n_cards, players, loc, known, st, pub, stacks, ann, paid, where
             if _unseen(seat, c, known, pub):
                 code[ns] = _hand_code(c, known, pub, ann, paid)
                 ns += 1
-        _sort(code, first, ns)
+        sort_span_nb(code, first, ns)
         for j in range(first, ns):
             where[j] = 2 * n_cards + 1 + o
             want[j] = ((code[j] >> ANN_SHIFT) & 7) - 1
@@ -292,7 +281,7 @@ def _place(seat, n_cards, players, ns, where, code, got, loc, known, st, pub, st
             if where[j] == 2 * n_cards + 1 + o:
                 hand[h] = got[j]
                 h += 1
-        _sort(hand, 0, h)
+        sort_span_nb(hand, 0, h)
         held = 0
         for j in range(h):
             st[o, K.ST_CARDS + j] = hand[j]

@@ -39,7 +39,6 @@ from zsim.games.baumeister.forward_turn_nb import (P_ANSWER, P_TURN, bidding_nb,
 from zsim.games.baumeister.position_nb import (C_DECIDER, C_KIND, C_N, C_N_CARDS, C_PLAYERS, C_REASON, C_SEAT, O_CTRL,
                                                const_views, consts_array, opts_at, pos_ctrl, pos_marks, pos_outs,
                                                pos_views, size_for, workspace_words, ws_views)
-from zsim.games.forward_rows_nb import copy_rows_nb, first_place_shares_nb
 from zsim.jit import hot, hot_flat
 from zsim.rng import seed_streams_nb
 
@@ -245,13 +244,5 @@ def apply_nb(pos, option, consts, ws):
     turn_nb(pos, phase, arg, consts, ws)
 
 
-@hot
-def reward_nb(pos, out):
-    seat_out, _ = pos_outs(pos)
-    first_place_shares_nb(seat_out, K.S_PLACE, out)
-
-
-@hot
-def rows_nb(pos, seat_out, game_out):
-    so, go = pos_outs(pos)
-    copy_rows_nb(so, go, seat_out, game_out)
+#: the position's (seat rows, game row): the end's places and the batch engine's rows
+outs_nb = pos_outs

@@ -28,11 +28,10 @@ from zsim.games.zahlemann.position_nb import (C_DECIDER, C_KIND, C_N_LOG, C_OPTI
                                               MATCHING, NC, O_BATCH, O_CTRL, O_LOG, SIZE, ctrl_nb, event_nb, log_room_nb,
                                               new_round_log_nb, obj_of_nb, outs_nb, penalty_count_nb, push_nb,
                                               seen_draw_nb, seen_pass_nb, seen_reshuffle_nb, view_nb, views_nb)
-from zsim.games.forward_rows_nb import copy_rows_nb, first_place_shares_nb
 from zsim.jit import hot, hot_flat, lowest_bit_nb, seat_after_nb
 
 __all__ = ["consts", "workspace", "size", "MAX_OPTIONS", "KINDS", "option_text", "new_nb", "decider_nb", "kind_nb",
-           "sealed_nb", "options_nb", "apply_nb", "bot_nb", "determinize_nb", "view_nb", "reward_nb", "rows_nb"]
+           "sealed_nb", "options_nb", "apply_nb", "bot_nb", "determinize_nb", "view_nb", "outs_nb"]
 
 decide_nb = dispatcher("zahlemann").decide_nb
 
@@ -181,18 +180,6 @@ def apply_nb(pos, option, consts, ws):
         ctrl[C_OPTIONS] = options
         return
     _run(pos, consts, ws, status, False)
-
-
-@hot
-def reward_nb(pos, out):
-    seat_out, _ = outs_nb(pos)
-    first_place_shares_nb(seat_out, K.S_PLACE, out)
-
-
-@hot
-def rows_nb(pos, seat_out, game_out):
-    so, go = outs_nb(pos)
-    copy_rows_nb(so, go, seat_out, game_out)
 
 
 # ------------------------------------------------------------------ the game, step by step

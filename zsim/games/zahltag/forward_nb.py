@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from zsim.games.canonical_nb import sort_span_nb
 from zsim.games.deal_posterior_nb import draw, prepare
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.engine_nb import apply_adjust_nb, deal_nb, finish_jobs_nb, game_over_nb, reveal_nb
@@ -49,7 +50,6 @@ from zsim.games.zahltag.lanes_nb import lanes_nb, set_lanes_nb
 from zsim.games.zahltag.moves_nb import (hand_covers_nb, is_legal_adjust_nb, lane_nb, lane_unit_nb, lanes_sum_nb,
                                          owned_nb)
 from zsim.games.zahltag.resolve_nb import award_nb, end_reason_nb, lead_nb, payday_nb, penalty_nb, take_bid_nb
-from zsim.games.forward_rows_nb import copy_rows_nb, first_place_shares_nb
 from zsim.jit import grid_nb, hot, hot_flat, hot_inline, recast_nb, seat_after_nb
 from zsim.rng import DECK_STREAM, below_nb, draw_nb, seed_streams_nb, shuffle_nb
 from zsim.dispatch import dispatcher
@@ -144,7 +144,7 @@ def _know(pos):
 
 
 @hot_inline
-def _outs(pos):
+def outs_nb(pos):
     p = pos[O_CTRL + C_PLAYERS]
     return (grid_nb(pos, O_SEAT_OUT, p, K.N_SEAT_STATS),
             pos[O_GAME_OUT:O_GAME_OUT + K.N_GAME_STATS])
@@ -246,25 +246,13 @@ def apply_nb(pos, option, consts, ws):
         _adjust(pos, option, consts, ws)
 
 
-@hot
-def reward_nb(pos, out):
-    seat_out, _ = _outs(pos)
-    first_place_shares_nb(seat_out, K.S_PLACE, out)
-
-
-@hot
-def rows_nb(pos, seat_out, game_out):
-    so, go = _outs(pos)
-    copy_rows_nb(so, go, seat_out, game_out)
-
-
 # ------------------------------------------------------------------ the turn, step by step
 @hot_flat
 def _to_adjust(pos, rules, ws):
     """Run the turn loop's head up to the next adjustment (setup or turn)."""
     hand, left, right, stacks, money, alive, elim, demand, pub, rng = _views(pos)
     bids, delta, dealt, ctrl = _know(pos)
-    _, game_out = _outs(pos)
+    _, game_out = outs_nb(pos)
     n_players = ctrl[C_PLAYERS]
     while True:
         if ctrl[C_SETUP_DONE] < ctrl[C_SETUP_LEFT]:
@@ -311,7 +299,7 @@ def _adjust(pos, act, consts, ws):
     rules, needs, _ = consts
     hand, left, right, stacks, money, alive, elim, demand, pub, rng = _views(pos)
     bids, delta, dealt, ctrl = _know(pos)
-    seat_out, game_out = _outs(pos)
+    seat_out, game_out = outs_nb(pos)
     seat = ctrl[C_DECIDER]
     in_setup = ctrl[C_KIND] == KIND_SETUP
     if not is_legal_adjust_nb(seat, act, hand, left, right, stacks, rules, in_setup):
@@ -392,7 +380,7 @@ def _bid(pos, answer, consts, ws):
         ctrl[C_DECIDER] = nxt
         return
     # every seat has answered: the bids are shown, checked and resolved in seat order
-    seat_out, game_out = _outs(pos)
+    seat_out, game_out = outs_nb(pos)
     job = ctrl[C_JOB]
     need = needs[job]
     max_bid = rules[K.R_MAX_BID]
@@ -423,7 +411,7 @@ def _bid(pos, answer, consts, ws):
 def _end(pos, reason, scratch):
     hand, left, right, stacks, money, alive, elim, demand, pub, rng = _views(pos)
     ctrl = pos[O_CTRL:O_CTRL + N_CTRL]
-    seat_out, game_out = _outs(pos)
+    seat_out, game_out = outs_nb(pos)
     game_over_nb(ctrl[C_PLAYERS], reason, ctrl[C_LEADER], hand, left, right, money, alive, elim, pub, seat_out,
                  game_out, scratch)
     ctrl[C_DECIDER] = -1
@@ -447,25 +435,12 @@ def determinize_nb(pos, seat, rng, out, consts, ws):
     deck = _deck(out)
     n_cards = ctrl[C_N_CARDS]
     top = ctrl[C_TOP]
-    _canonical_rest(deck, top, n_cards)
+    sort_span_nb(deck, top, n_cards)          # the rest as a set: jobs by number, paydays first
     for i in range(n_cards - 1, top, -1):   # the rest of the deck, shuffled from the seat's stream
         j = top + below_nb(rng, 0, i - top + 1)
         deck[i], deck[j] = deck[j], deck[i]
     for i in range(streams.shape[0]):       # the future's chance and the other seats' bots: unknown
         streams[i] = draw_nb(rng, 0)
-
-
-@hot_flat
-def _canonical_rest(deck, top, n_cards):
-    """``deck[top:]`` as a set: sorted (jobs by number, paydays first), so
-    that no order of the position it came from shows through."""
-    for i in range(top + 1, n_cards):
-        v = deck[i]
-        j = i - 1
-        while j >= top and deck[j] > v:
-            deck[j + 1] = deck[j]
-            j -= 1
-        deck[j + 1] = v
 
 
 @hot
@@ -538,5 +513,5 @@ def view_nb(pos, seat, out):
     for i in range(ctrl[C_TOP], ctrl[C_N_CARDS]):   # what is left, as a set
         out[n] = deck[i]
         n += 1
-    _canonical_rest(out, start, n)
+    sort_span_nb(out, start, n)
     return n
