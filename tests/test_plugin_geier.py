@@ -390,7 +390,8 @@ def test_analyze_help_lists_the_plugins_analysis_and_its_options():
         assert flag in text
     import zsim
 
-    assert zsim.analyses("geier") == ["carry-over"]
+    # its own analysis, and the ladder every game with a forward model shares
+    assert zsim.analyses("geier") == ["carry-over", "ladder"]
     assert zsim.analysis("carry-over", game="geier").option("players").default == "2,3,4"
 
 

@@ -46,7 +46,7 @@ def test_refusal_through_the_entry_point(tmp_path):
                        capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.splitlines() == ["zsim: error: zahlemann has no analysis 'payday-cost' ('payday-cost' is an "
-                                     "analysis of zahltag); its analyses: forget, hand-size, money, players, "
+                                     "analysis of zahltag); its analyses: forget, hand-size, ladder, money, players, "
                                      "variants"]
     assert not list(tmp_path.iterdir())
 

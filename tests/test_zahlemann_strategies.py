@@ -18,10 +18,10 @@ from zsim.games.zahlemann.batch import rules_array
 from zsim.games.zahlemann.rules import Rules
 from zsim.harness.chunks import Matchup, play_chunk
 from zsim.roster import roster_for as roster
-from zsim.strategy_registry import registry, strategy_arrays
+from zsim.strategy_registry import bots, strategy_arrays
 
 ALL_VARIANTS = {"one_plays_again": True, "fifty_skips": True, "two_passes_hands": True}
-NAMES = sorted(registry("zahlemann"))
+NAMES = sorted(s.name for s in bots("zahlemann"))   # the searches are tests/test_search.py's
 
 
 def card(code: str) -> int:
