@@ -417,12 +417,39 @@ def _games_to_warm(by_module) -> list[str]:
     return [g for g in game_names() if g != DEFAULT_GAME] if len(by_module) > 1 else []
 
 
+def _stepped_to_warm(by_module) -> list[str]:
+    """The games with a forward model, when the selected tests span several files."""
+    from zsim.games import registry
+
+    return sorted(g for g, spec in registry().items() if spec.forward) if len(by_module) > 1 else []
+
+
 def _compile_kernels(work: Background, game: str):
     """``zsim simulate --game GAME`` on a few games: compiles what a run of it needs."""
     import sys
 
     return work.run([sys.executable, "-m", "zsim.cli", "simulate", "--game", game, "-p", "2", "-n", "20",
                      "-q", "--json"])
+
+
+def _compile_stepped(work: Background, game: str):
+    """A few games of ``game`` with a searching seat: compiles the forward
+    model's stepped games and the search, which the tests of the forward
+    models and the searches then load (after the game's own engine, whose
+    kernels they share)."""
+    import sys
+
+    from zsim.games import DEFAULT_GAME
+
+    if game != DEFAULT_GAME:
+        warm_game(work, game)
+    return work.run([sys.executable, "-m", "zsim.cli", "simulate", "--game", game, "-p", "2", "-n", "2",
+                     "--strategies", "ismcts:iterations=2", "-q", "--json"])
+
+
+def warm_stepped(background: Background, game: str) -> None:
+    """Wait for the background compile of ``game``'s stepped games and search (see ``warm_game``)."""
+    background.result(("stepped", game), lambda: _compile_stepped(background, game))
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -447,6 +474,8 @@ def background(request, tmp_path_factory):
         by_module.setdefault(item.module, []).append(item)
     for game in _games_to_warm(by_module):
         work.start(("warm", game), lambda game=game: _compile_kernels(work, game))
+    for game in _stepped_to_warm(by_module):
+        work.start(("stepped", game), lambda game=game: _compile_stepped(work, game))
     for module, items in by_module.items():
         announce = getattr(module, "start_in_background", None)
         if announce is not None:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from conftest import warm_stepped
 from zsim.games import registry
 from zsim.harness.chunks import Matchup, play_chunk
 from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_new_nb,
@@ -60,7 +61,8 @@ def _cases():
 
 
 @pytest.mark.parametrize("game,rule_set,players", list(_cases()))
-def test_bots_through_the_forward_model_play_the_batch_engines_games(game, rule_set, players):
+def test_bots_through_the_forward_model_play_the_batch_engines_games(game, rule_set, players, background):
+    warm_stepped(background, game)      # load the stepped games the session compiles beside the tests
     spec = registry()[game]
     rules = spec.parse_rules(rule_sets(game)[rule_set], players)
     tables = seatings(game, players)
@@ -75,14 +77,16 @@ def test_bots_through_the_forward_model_play_the_batch_engines_games(game, rule_
 
 # ---------------------------------------------------------------- options and views, position by position
 @njit
-def _walk(roster, ids, params, key, n_players, consts, ws, pos, other, seat_rng, opts, view_a, view_b, found):
+def _walk(roster, ids, params, key, n_players, consts, ws, pos, other, seat_rng, opts, view_a, view_b, found, every,
+          offset):
     """Play one game with the bots; at every decision check that the bot's
-    answer is listed, that a determinisation from each seat's view keeps
-    that view, and that determinising the determinised position again with
-    the same draws gives the same position as determinising the true one
-    (a determinisation reads the seat's view alone). Returns the number of
-    decisions, or -1 - the decision where a check failed; ``found[0]``: what
-    failed (1 option, 2 view, 3 a determinisation that read more)."""
+    answer is listed, and at every ``every``-th from ``offset`` that a
+    determinisation from each seat's view keeps that view, and that
+    determinising the determinised position again with the same draws gives
+    the same position as determinising the true one (a determinisation
+    reads the seat's view alone). Returns the number of decisions, or
+    -1 - the decision where a check failed; ``found[0]``: what failed
+    (1 option, 2 view, 3 a determinisation that read more)."""
     again = np.empty_like(pos)
     first = np.empty_like(pos)
     fm_new_nb(roster, key, n_players, consts, ws, pos)
@@ -96,7 +100,7 @@ def _walk(roster, ids, params, key, n_players, consts, ws, pos, other, seat_rng,
         if not listed:
             found[0] = 1
             return -1 - k
-        for seat in range(n_players):
+        for seat in range(n_players if k % every == offset else 0):
             na = fm_view_nb(roster, pos, seat, view_a)
             fm_determinize_nb(roster, pos, seat, seat_rng, other, consts, ws)
             nb = fm_view_nb(roster, other, seat, view_b)
@@ -135,7 +139,10 @@ def test_options_hold_every_bots_answer_and_determinising_keeps_each_seats_view(
             rng = np.array([12345 + k], np.uint64)
             for g in range(20):
                 found = np.zeros(1, np.int64)
+                # the views and determinisations at every fourth decision, a
+                # different fourth each game: each decision of a game's turn
+                # order is met in five of the twenty games
                 k_dec = _walk(roster, ids, params, np.uint64(game_key(SEED, g)), players, consts, ws, pos, other, rng,
-                              opts, views[0], views[1], found)
+                              opts, views[0], views[1], found, 4, g % 4)
                 assert k_dec > 0, (f"{table} game {g} decision {-1 - k_dec}: "
                                    f"{('', 'an answer not among the options', 'a view changed', 'a determinisation read more than the view')[found[0]]}")
