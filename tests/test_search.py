@@ -22,7 +22,7 @@ from zsim.games import registry
 from zsim.harness.chunks import Matchup, play_chunk, set_threads
 from zsim.harness.forward import fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_kind_nb, fm_new_nb
 from zsim.harness.forward import forward_model
-from zsim.harness.search_nb import new_tree, search_nb, tree_capacity
+from zsim.harness.search_nb import WIDEN_FROM, new_tree, search_nb, tree_capacity
 from zsim.rng import SEARCH_STREAM, game_key, stream_start
 from zsim.roster import roster_of
 from zsim.search_specs import ISMCTS, PIMC, SEER
@@ -113,25 +113,34 @@ def test_the_leak_test_catches_a_search_of_the_true_position(game):
     assert out[1] > out[0] // 10, out
 
 
+def _positions(game: str, bot: str, count: int, every: int) -> tuple:
+    """(roster, ids, params, consts, workspace, ``count`` positions of ``bot`` at
+    every seat of the game's largest table, every ``every``-th decision)."""
+    from zsim.harness.stepping_nb import collect_positions_nb
+
+    players = registry()[game].max_players
+    model = forward_model(game)
+    m = Matchup(players, (bot,) * players, game=game)
+    ids, params = strategy_arrays(game, [bot] * players)
+    roster = roster_of(game, ids)
+    consts, ws = model.consts(m), model.workspace(m)
+    words = model.size(m)
+    positions = np.zeros((count, words), np.int64)
+    collect_positions_nb(SEED, 0, players, roster, ids, params, consts, ws, np.zeros(words, np.int64), every,
+                         positions)
+    return roster, ids, params, consts, ws, positions
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_determinisation_never_hands_a_seat_the_true_hidden_cards_as_such(game):
     """OpenSpiel #1613: a resampler that gave one seat another seat's real
     hand. Here: from each seat's view, over many draws, what the seat cannot
     see varies (its own view stays: tests/test_forward_models.py), and
     some draws differ from the truth in the very words the seat cannot see."""
-    from zsim.harness.stepping_nb import collect_positions_nb
-
     spec = registry()[game]
-    players = spec.max_players
     model = forward_model(game)
-    table = tuple([spec.strategies.default] * players)
-    m = Matchup(players, table, game=game)
-    ids, params = strategy_arrays(game, list(table))
-    roster = roster_of(game, ids)
-    consts, ws = model.consts(m), model.workspace(m)
-    words = model.size(m)
-    positions = np.zeros((30, words), np.int64)
-    collect_positions_nb(SEED, 0, players, roster, ids, params, consts, ws, np.zeros(words, np.int64), 9, positions)
+    _, _, _, consts, ws, positions = _positions(game, spec.strategies.default, 30, 9)
+    words = positions.shape[1]
     rng = np.array([5], np.uint64)
     out = np.zeros(words, np.int64)
     varied = 0
@@ -152,6 +161,40 @@ def test_every_game_and_seat_searches_with_a_seed_of_its_own():
     starts = {stream_start(game_key(SEED, g), SEARCH_STREAM + s) for g in range(2000) for s in range(4)}
     assert len(starts) == 8000
     assert stream_start(game_key(SEED, 0), SEARCH_STREAM) != stream_start(game_key(SEED + 1, 0), SEARCH_STREAM)
+
+
+def test_a_decision_of_many_options_is_searched_in_a_window_that_widens_with_the_visits():
+    """Progressive widening: at a root of more than WIDEN_FROM options (a
+    Baumeister bid: every amount up to the purse) the search visits at most
+    max(WIDEN_FROM, sqrt(iterations)) of them, consecutive in the listed
+    order, and more of them as its budget grows."""
+    wide = 0
+    for game in GAMES:
+        players = registry()[game].max_players
+        model = forward_model(game)
+        bot = "first" if "first" in {s.name for s in bots(game)} else registry()[game].strategies.default
+        roster, ids, params, consts, ws, positions = _positions(game, bot, 60, 3)
+        words = positions.shape[1]
+        opts = np.zeros(model.MAX_OPTIONS, np.int64)
+        for pos in positions:
+            n = model.options_nb(pos, consts, opts)
+            if n <= WIDEN_FROM:
+                continue
+            spans = []
+            for iterations in (64, 2048):
+                tree = new_tree(tree_capacity(iterations), words, model.MAX_OPTIONS, players)
+                stats = np.zeros((model.MAX_OPTIONS, 3))
+                _, k = search_nb(roster, pos, np.uint64(99), ISMCTS, iterations, 1, 0.7, ids, params, consts, ws,
+                                 tree, stats)
+                visited = np.flatnonzero(stats[:k, 1] > 0)
+                limit = max(WIDEN_FROM, int(np.sqrt(iterations)))
+                assert 0 < len(visited) <= limit and visited[-1] - visited[0] < limit, (game, iterations, visited)
+                spans.append(len(visited))
+            assert spans[1] > WIDEN_FROM, (game, n, spans)      # 2,048 visits widen the window to 45
+            wide += 1
+            if wide == 6:
+                return
+    raise AssertionError(f"the games offered {wide} decisions of more than {WIDEN_FROM} options")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -8,7 +8,10 @@
     information set (``determinize_nb``), walks the one tree down through the
     options that position offers, choosing among them by UCB with
     availability counts (an option's exploration term counts the visits in
-    which it could have been chosen, not all of its parent's), adds one node,
+    which it could have been chosen, not all of its parent's) and
+    progressive widening (a node visited N times offers at most
+    max(32, sqrt(N)) of its options, those around the rollout bot's answer),
+    adds one node,
     plays the game out with the rollout bot, and backs up each seat's share of
     first place to the nodes that seat chose.
 ``PIMC`` (fair)
@@ -51,6 +54,13 @@ T_AFTER = 2         # the walk after sealed answer ``key`` (no statistics of its
 # node fields (int64 rows of ``tree[0]``)
 N_FIRST, N_NEXT, N_TAG, N_KEY, N_MOVER, N_VISITS, N_AVAIL = range(7)
 N_FIELDS = 7
+
+#: progressive widening: a node visited N times offers at most
+#: max(WIDEN_FROM, sqrt(N)) options, a window of the listed ones around the
+#: rollout bot's answer; a decision with at most WIDEN_FROM options is never
+#: cut (Zahltag's largest has 21, Zahlemann's 5, Geier's 15; a Baumeister
+#: bid may be any amount up to 200)
+WIDEN_FROM = 32
 
 
 def tree_capacity(iterations: int) -> int:
@@ -147,6 +157,27 @@ def _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids):
 
 
 @hot
+def _widen(roster, det, opts, n, visits, rollout_ids, rollout_params, consts):
+    """Progressive widening: keep in ``opts`` the max(WIDEN_FROM, sqrt(visits))
+    listed options around the rollout bot's answer (a bid's amounts near the
+    bot's bid, say), and return how many. Without it a decision of a hundred
+    bid amounts spreads a budget of a thousand iterations over all of them."""
+    limit = max(WIDEN_FROM, np.int64(np.sqrt(visits)))
+    if limit >= n:
+        return n
+    answer = fm_bot_nb(roster, rollout_ids, rollout_params, det, consts)
+    anchor = 0
+    for i in range(n):
+        if opts[i] == answer:
+            anchor = i
+            break
+    lo = min(max(anchor - limit // 2, 0), n - limit)
+    for i in range(limit):
+        opts[i] = opts[lo + i]
+    return limit
+
+
+@hot
 def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts, ws, tree):
     """One iteration from the root (node 0) on the position ``det``; returns the nodes used."""
     nodes, values, path, _, opts, rewards, rng, _, _, kids = tree
@@ -169,10 +200,14 @@ def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts
             parent = _child(nodes, round_node, T_SEAL, seat)
             if parent < 0:
                 parent, used = _add(nodes, values, used, round_node, T_SEAL, seat, seat)
+            if parent >= 0:
+                nodes[parent, N_VISITS] += 1     # a seat's sealed statistics count their walks
         else:
             round_id = 0
         if parent < 0:                       # the tree is full: play on without it
             break
+        if n > WIDEN_FROM:
+            n = _widen(roster, det, opts, n, nodes[parent, N_VISITS], rollout_ids, rollout_params, consts)
         option, chosen, grown, used = _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids)
         fm_apply_nb(roster, det, option, consts, ws)
         if chosen < 0:
