@@ -139,11 +139,12 @@ def _finding(ratings: pl.DataFrame, players: int) -> str:
         verdict = "cannot yet be told apart from"
     flat = next((c["budget"] for c in curve.iter_rows(named=True) if c["rating_hi"] >= top["rating_lo"]),
                 top["budget"])
+    where = (f"; its rating stops rising beyond the interval at {flat} iterations" if curve.height > 1
+             else "")          # one budget is no curve
     return (f"At {players} players the search at {top['budget']} iterations {verdict} the best bot, "
             f"{best['entry']} ({top['rating']:.1f} [{top['rating_lo']:.1f}, {top['rating_hi']:.1f}] against "
             f"{best['rating']:.1f} [{best['rating_lo']:.1f}, {best['rating_hi']:.1f}]; win share "
-            f"{top['win_share']:.3f} against {best['win_share']:.3f}); its rating stops rising beyond the "
-            f"interval at {flat} iterations.")
+            f"{top['win_share']:.3f} against {best['win_share']:.3f}){where}.")
 
 
 def _figure(ratings: pl.DataFrame) -> Figure:

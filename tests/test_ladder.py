@@ -81,3 +81,22 @@ def test_the_command_shows_the_games_own_options(capsys):
         assert exc.code == 0
     out = capsys.readouterr().out
     assert "--budgets" in out and "--tables" in out and "Plackett-Luce" in out
+
+
+def test_the_finding_names_where_the_curve_flattens_only_when_there_is_a_curve():
+    import polars as pl
+
+    from analyses.ladder import _finding
+
+    def ratings(budgets):
+        rows = [{"players": 2, "entry": "bot", "budget": None, "rating": 25.0, "rating_lo": 23.0,
+                 "rating_hi": 27.0, "win_share": 0.5}]
+        rows += [{"players": 2, "entry": f"ismcts:iterations={b}", "budget": b, "rating": 20.0 + i * 10,
+                  "rating_lo": 18.0 + i * 10, "rating_hi": 22.0 + i * 10, "win_share": 0.4 + i * 0.2}
+                 for i, b in enumerate(budgets)]
+        return pl.DataFrame(rows, schema_overrides={"budget": pl.Int64})
+
+    one = _finding(ratings([1024]), 2)
+    assert "rates below the best bot, bot" in one and "stops rising" not in one
+    two = _finding(ratings([512, 1024]), 2)
+    assert "rates above the best bot" in two and "stops rising beyond the interval at 1024 iterations" in two
