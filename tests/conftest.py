@@ -295,7 +295,7 @@ class Background:
     compile a strategy set of their own (a plugin means a new dispatcher, so
     the whole engine is compiled again in that process), and the compile of
     the games other than Zahltag into the kernel cache (see
-    :func:`_games_to_warm`).
+    :func:`_to_warm`).
 
     It starts when the session does, at a low CPU priority, so it fills the
     core that the mostly one-threaded rest of the suite leaves idle and
@@ -405,23 +405,22 @@ class Background:
             self._threads.shutdown(wait=True, cancel_futures=True)
 
 
-def _games_to_warm(by_module) -> list[str]:
-    """The games besides Zahltag, when the selected tests span several files.
+def _to_warm(by_module) -> list[tuple[str, str]]:
+    """(what, game) compiled beside the tests when they span several files:
+    ``"warm"`` for each game besides Zahltag, ``"stepped"`` for each game
+    with a forward model.
 
-    The first tests compile Zahltag's engine in this process; meanwhile a
-    subprocess compiles the other games' kernels into the same kernel cache,
-    so that the tests that play them later load them instead (on a warm
-    cache it only loads them). A run of one file is left alone."""
-    from zsim.games import DEFAULT_GAME, game_names
+    The first tests compile Zahltag's engine in this process; meanwhile
+    subprocesses compile the other games' kernels, and every game's stepped
+    games and search, into the same kernel cache, so that the tests that
+    play them later load them instead (on a warm cache they only load
+    them). A run of one file is left alone."""
+    from zsim.games import DEFAULT_GAME, registry
 
-    return [g for g in game_names() if g != DEFAULT_GAME] if len(by_module) > 1 else []
-
-
-def _stepped_to_warm(by_module) -> list[str]:
-    """The games with a forward model, when the selected tests span several files."""
-    from zsim.games import registry
-
-    return sorted(g for g, spec in registry().items() if spec.forward) if len(by_module) > 1 else []
+    if len(by_module) < 2:
+        return []
+    return ([("warm", g) for g in registry() if g != DEFAULT_GAME]
+            + [("stepped", g) for g, spec in sorted(registry().items()) if spec.forward])
 
 
 def _compile_kernels(work: Background, game: str):
@@ -472,10 +471,9 @@ def background(request, tmp_path_factory):
     by_module: dict = {}
     for item in request.session.items:
         by_module.setdefault(item.module, []).append(item)
-    for game in _games_to_warm(by_module):
-        work.start(("warm", game), lambda game=game: _compile_kernels(work, game))
-    for game in _stepped_to_warm(by_module):
-        work.start(("stepped", game), lambda game=game: _compile_stepped(work, game))
+    compile_ = {"warm": _compile_kernels, "stepped": _compile_stepped}
+    for what, game in _to_warm(by_module):
+        work.start((what, game), lambda what=what, game=game: compile_[what](work, game))
     for module, items in by_module.items():
         announce = getattr(module, "start_in_background", None)
         if announce is not None:
