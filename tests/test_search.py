@@ -19,6 +19,8 @@ import pytest
 from numba import njit
 
 from zsim.games import registry
+from zsim.games.baumeister.constants import ST_MONEY
+from zsim.games.baumeister.position_nb import pos_views
 from zsim.harness.chunks import Matchup, play_chunk, set_threads
 from zsim.harness.forward import fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_kind_nb, fm_new_nb
 from zsim.harness.forward import forward_model
@@ -35,7 +37,7 @@ GAMES = sorted(name for name, g in registry().items() if g.forward)
 
 @njit
 def _same_search(roster, ids, params, key, n_players, consts, ws, pos, other, tree, a, b, mode, iterations,
-                 worlds, rng, every, out):
+                 worlds, horizon, widen, rng, every, out):
     """Play one game with the bots; at every ``every``-th decision search the
     true position and a determinisation of it from the decider's view with
     one seed, and at the first decision of every kind not searched before.
@@ -50,10 +52,11 @@ def _same_search(roster, ids, params, key, n_players, consts, ws, pos, other, tr
         if k % every == 0 or out[2] & bit == 0:
             seat = fm_decider_nb(roster, pos)
             seed = np.uint64(k * 7919 + 17)
-            first, n = search_nb(roster, pos, seed, mode, iterations, worlds, 0.7, ids, params, consts, ws, tree, a)
+            first, n = search_nb(roster, pos, seed, mode, iterations, worlds, 0.7, horizon, widen, ids, params, consts,
+                                 ws, tree, a)
             fm_determinize_nb(roster, pos, seat, rng, other, consts, ws)
-            second, m = search_nb(roster, other, seed, mode, iterations, worlds, 0.7, ids, params, consts, ws, tree,
-                                  b)
+            second, m = search_nb(roster, other, seed, mode, iterations, worlds, 0.7, horizon, widen, ids, params,
+                                  consts, ws, tree, b)
             same = first == second and n == m
             for i in range(n):
                 for j in range(3):
@@ -68,6 +71,7 @@ def _points(game: str, mode: int, players: int, points: int, iterations: int = 1
     """Search decision points of bot-played games, ``every``-th decision, until
     ``points`` are done; returns ([points, differing, kinds seen], the number of kinds)."""
     model = forward_model(game)
+    contract = registry()[game].strategies       # the game's own search defaults: its value estimate, its widening
     names = [s.name for s in bots(game)]
     table = tuple(names[(players + s) % len(names)] for s in range(players))
     m = Matchup(players, table, registry()[game].parse_rules(list(rules), players), game=game)
@@ -84,7 +88,7 @@ def _points(game: str, mode: int, players: int, points: int, iterations: int = 1
     while out[0] < points:
         g += 1
         _same_search(roster, ids, params, np.uint64(game_key(SEED, g)), players, consts, ws, pos, other, tree, a, b,
-                     mode, iterations, 4, rng, every, out)
+                     mode, iterations, 4, contract.horizon, contract.widen, rng, every, out)
     return out, len(model.KINDS)
 
 
@@ -184,7 +188,7 @@ def test_a_decision_of_many_options_is_searched_in_a_window_that_widens_with_the
             for iterations in (64, 2048):
                 tree = new_tree(tree_capacity(iterations), words, model.MAX_OPTIONS, players)
                 stats = np.zeros((model.MAX_OPTIONS, 3))
-                _, k = search_nb(roster, pos, np.uint64(99), ISMCTS, iterations, 1, 0.7, ids, params, consts, ws,
+                _, k = search_nb(roster, pos, np.uint64(99), ISMCTS, iterations, 1, 0.7, 0, WIDEN_FROM, ids, params, consts, ws,
                                  tree, stats)
                 visited = np.flatnonzero(stats[:k, 1] > 0)
                 limit = max(WIDEN_FROM, int(np.sqrt(iterations)))
@@ -195,6 +199,51 @@ def test_a_decision_of_many_options_is_searched_in_a_window_that_widens_with_the
             if wide == 6:
                 return
     raise AssertionError(f"the games offered {wide} decisions of more than {WIDEN_FROM} options")
+
+
+@njit
+def _add_money(pos, seat, amount):
+    """Baumeister: ``amount`` more Thaler in ``seat``'s purse at ``pos``."""
+    pos_views(pos)[4][seat, ST_MONEY] += amount
+
+
+def test_a_rollout_cut_short_is_scored_by_the_games_value_estimate():
+    """Baumeister's searches cut their rollouts at ``horizon`` decisions and
+    score the position by ``value_nb``: shares of first place that sum to 1
+    and rise with a seat's purse; a horizon no game reaches searches exactly
+    as horizon 0 (to the end), a short one differently. A game without an
+    estimate has no ``horizon`` to set."""
+    from zsim.errors import ZsimError
+    from zsim.strategy_registry import spec_values
+
+    game = "baumeister"
+    model = forward_model(game)
+    roster, ids, params, consts, ws, positions = _positions(game, "builder", 40, 7)
+    players = registry()[game].max_players
+    shares, richer = np.zeros(players), np.zeros(players)
+    for pos in positions:
+        model.value_nb(pos, consts, shares)
+        assert np.all(shares > 0) and abs(shares.sum() - 1) < 1e-12
+        seat = model.decider_nb(pos)
+        rich = pos.copy()
+        _add_money(rich, seat, 20)
+        model.value_nb(rich, consts, richer)
+        assert richer[seat] > shares[seat]
+    words = positions.shape[1]
+    differ = 0
+    for pos in positions[::4]:
+        rows = []
+        for horizon in (0, 1_000_000, 3):
+            tree = new_tree(tree_capacity(64), words, model.MAX_OPTIONS, players)
+            stats = np.zeros((model.MAX_OPTIONS, 3))
+            _, k = search_nb(roster, pos, np.uint64(7), ISMCTS, 64, 1, 0.7, horizon, 2, ids, params, consts, ws, tree,
+                             stats)
+            rows.append(stats[:k].copy())
+        np.testing.assert_array_equal(rows[0], rows[1])
+        differ += not np.array_equal(rows[0], rows[2])
+    assert differ >= 5, differ
+    with pytest.raises(ZsimError, match="no parameter 'horizon'"):
+        spec_values("ismcts:horizon=5", "zahltag")
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -4,7 +4,10 @@ plays them; ``zsim/harness/stepping.py`` plays their chunks).
 
 Their parameters: ``iterations`` (the budget: a count, never a clock), ``c``
 (UCB's exploration constant for shares of first place, which lie in 0..1),
-``rollout`` (the game's bot that plays every iteration's game out) and, for
+``rollout`` (the game's bot that plays every iteration's game out), for a
+game with a value estimate ``horizon`` (the rollout's decisions before the
+estimate scores the position; 0 plays to the end), ``widen`` (progressive
+widening: the options a node offers before its visits widen it) and, for
 ``pimc``, ``worlds``. This module sits below the registry, which lists them
 after each game's own bots so that no bot's id moves.
 """
@@ -38,6 +41,12 @@ def search_entries(game: str, bots: list[str]) -> list[tuple[str, int, bool, str
            Param("c", C, 0.0, 10.0, "UCB exploration constant"),
            Param("rollout", float(choices.index(rollout)), 0.0, float(len(choices) - 1),
                  "the bot that plays each iteration's game out", choices, tuned=False))
+    if contract.horizon > 0:
+        own += (Param("horizon", float(contract.horizon), 0.0, 1_000_000.0,
+                      "rollout decisions before the game's value estimate scores the position (0: to the end)",
+                      tuned=False),)
+    own += (Param("widen", float(contract.widen), 1.0, 1_000_000.0,
+                  "options a node offers before its visits widen it (at most max(widen, sqrt(visits)))", tuned=False),)
     out = []
     for name, mode, fair, description in SEARCHES:
         params = own + ((Param("worlds", float(WORLDS), 1.0, 10_000.0, "deals searched, each as if true", tuned=False),)

@@ -70,6 +70,13 @@ class StrategyContract:
     older_groups: tuple[str, ...] = ()
     #: the bot a search plays its games out with unless told otherwise ("": ``default``)
     rollout: str = ""
+    #: the rollout decisions after which a search scores the position by its
+    #: forward model's ``value_nb`` (the default of the searches' ``horizon``);
+    #: 0: the game has no value estimate and every rollout plays to the end
+    horizon: int = 0
+    #: the options a search node offers before its visits widen it (the
+    #: default of the searches' ``widen``; see ``zsim/harness/search_nb.py``)
+    widen: int = 32
 
 
 class Game(ABC):

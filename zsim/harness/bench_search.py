@@ -64,6 +64,7 @@ def search_bench(game: str, spec: str, players: int, n_positions: int, games: in
     roster, consts = setup.roster, setup.consts
     mode, rollout_ids, rollout_params = int(setup.modes[0]), setup.rollout_ids[0], setup.rollout_params[0]
     iterations, worlds, c = int(setup.search[0, 0]), int(setup.search[0, 1]), float(setup.search[0, 2])
+    horizon, widen = int(setup.search[0, 3]), int(setup.search[0, 4])
     ws, det, tree, stats, _ = setup.workspace()
     fast = Matchup(players, (random_name,) * players, game=game)
     threads = numba.config.NUMBA_NUM_THREADS
@@ -73,7 +74,7 @@ def search_bench(game: str, spec: str, players: int, n_positions: int, games: in
         cuts = np.linspace(0, n_positions, threads + 1).astype(int)
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(lambda k: searches_nb(roster, positions, cuts[k], cuts[k + 1], mode, iterations, worlds, c,
-                                                rollout_ids, rollout_params, consts, pool_work[k][0],
+                                                horizon, widen, rollout_ids, rollout_params, consts, pool_work[k][0],
                                                 pool_work[k][2], pool_work[k][3], SEED), range(threads)))
 
     # compile (or load) every kernel before the clock starts
@@ -82,8 +83,8 @@ def search_bench(game: str, spec: str, players: int, n_positions: int, games: in
         play_chunk(fast, SEED, 0, 64)
         play_stepped_chunk(fast, SEED, 0, 64)
         playouts_nb(roster, positions, 0, 1, 1, rollout_ids, rollout_params, consts, ws, det, SEED)
-        searches_nb(roster, positions, 0, 1, mode, 4, worlds, c, rollout_ids, rollout_params, consts, ws, tree,
-                    stats, SEED)
+        searches_nb(roster, positions, 0, 1, mode, 4, worlds, c, horizon, widen, rollout_ids, rollout_params, consts,
+                    ws, tree, stats, SEED)
         rounds = []
         for r in range(repeat):
             row = {"round": r + 1}
@@ -93,8 +94,8 @@ def search_bench(game: str, spec: str, players: int, n_positions: int, games: in
             row["playouts_s"] = per * n_positions / _timed(
                 lambda: playouts_nb(roster, positions, 0, n_positions, per, rollout_ids, rollout_params, consts, ws,
                                     det, SEED + r))
-            t = _timed(lambda: searches_nb(roster, positions, 0, n_positions, mode, iterations, worlds, c, rollout_ids,
-                                           rollout_params, consts, ws, tree, stats, SEED + r))
+            t = _timed(lambda: searches_nb(roster, positions, 0, n_positions, mode, iterations, worlds, c, horizon,
+                                           widen, rollout_ids, rollout_params, consts, ws, tree, stats, SEED + r))
             row["iterations_s"] = iterations * n_positions / t
             row["decision_ms"] = 1000 * t / n_positions
             set_threads(None)

@@ -41,20 +41,20 @@ def playouts_nb(roster, positions, first, last, rounds, rollout_ids, rollout_par
 
 
 @hot
-def _searches(roster, positions, first, last, mode, iterations, worlds, c, rollout_ids, rollout_params, consts, ws,
-              tree, stats, seed):
+def _searches(roster, positions, first, last, mode, iterations, worlds, c, horizon, widen, rollout_ids, rollout_params,
+              consts, ws, tree, stats, seed):
     total = 0
     for i in range(first, last):
-        option, _ = search_nb(roster, positions[i], np.uint64(seed + i), mode, iterations, worlds, c, rollout_ids,
-                              rollout_params, consts, ws, tree, stats)
+        option, _ = search_nb(roster, positions[i], np.uint64(seed + i), mode, iterations, worlds, c, horizon, widen,
+                              rollout_ids, rollout_params, consts, ws, tree, stats)
         total += option
     return total
 
 
 @cold_nogil
-def searches_nb(roster, positions, first, last, mode, iterations, worlds, c, rollout_ids, rollout_params, consts,
-                ws, tree, stats, seed):
+def searches_nb(roster, positions, first, last, mode, iterations, worlds, c, horizon, widen, rollout_ids,
+                rollout_params, consts, ws, tree, stats, seed):
     """One search of ``iterations`` from every position of ``first..last``;
     returns the sum of the chosen options (so nothing is optimised away)."""
-    return _searches(roster, positions, first, last, mode, iterations, worlds, c, rollout_ids, rollout_params, consts,
-                     ws, tree, stats, seed)
+    return _searches(roster, positions, first, last, mode, iterations, worlds, c, horizon, widen, rollout_ids,
+                     rollout_params, consts, ws, tree, stats, seed)

@@ -57,6 +57,12 @@ copy is one ``dst[:] = src``):
     seat's share of first place, is read from their ``place`` column.
     ``answer_nb(pos, option)`` (only where a game's options are not its
     bots' answers): the answer a bot gives to choose ``option``.
+    ``value_nb(pos, consts, out)`` (optional, with
+    :attr:`StrategyContract.horizon <zsim.games.base.StrategyContract.horizon>`):
+    each seat's estimated share of first place in ``out``, at a position
+    whose game is not over, the shares summing to 1. A search whose
+    ``horizon`` is above 0 plays that many rollout decisions and scores
+    the position it reaches by this estimate instead of playing on.
 
 And for records of searched games (``zsim/harness/search_records.py``):
 ``DECISION_EVENTS``, per kind the record event that shows such a decision
@@ -184,7 +190,29 @@ def _rows_typer(roster, pos, seat_out, game_out):
     return impl
 
 
+def fm_value_nb(roster, pos, consts, out):
+    """Each seat's estimated share of first place at ``pos``, the game not
+    yet over: the forward model's optional ``value_nb(pos, consts, out)``
+    (a game without one is never cut short: its value is its reward)."""
+    raise TypeError("fm_value_nb runs inside a numba kernel")
+
+
+def _value_typer(roster, pos, consts, out):
+    if not isinstance(roster, RosterType):
+        return None
+    value = getattr(forward_model(roster.game), "value_nb", None)
+    if value is None:
+        def impl(roster, pos, consts, out):
+            fm_reward_nb(roster, pos, out)
+        return impl
+
+    def impl(roster, pos, consts, out):
+        value(pos, consts, out)
+    return impl
+
+
 overload(fm_reward_nb, inline="always")(_reward_typer)
+overload(fm_value_nb, inline="always")(_value_typer)
 overload(fm_rows_nb, inline="always")(_rows_typer)
 
 

@@ -12,8 +12,10 @@
     progressive widening (a node visited N times offers at most
     max(32, sqrt(N)) of its options, those around the rollout bot's answer),
     adds one node,
-    plays the game out with the rollout bot, and backs up each seat's share of
-    first place to the nodes that seat chose.
+    plays the game out with the rollout bot (or, with a ``horizon``, that
+    many decisions of it, the position then scored by the game's value
+    estimate), and backs up each seat's share of first place to the nodes
+    that seat chose.
 ``PIMC`` (fair)
     Perfect-information Monte Carlo: ``worlds`` positions drawn from the
     seat's information set, each searched by plain UCT as if it were the
@@ -40,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 
 from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_options_nb,
-                                  fm_reward_nb, fm_sealed_nb)
+                                  fm_reward_nb, fm_sealed_nb, fm_value_nb)
 from zsim.jit import hot, hot_flat
 from zsim.rng import below_nb
 from zsim.search_specs import ISMCTS, PIMC
@@ -56,11 +58,16 @@ N_FIRST, N_NEXT, N_TAG, N_KEY, N_MOVER, N_VISITS, N_AVAIL = range(7)
 N_FIELDS = 7
 
 #: progressive widening: a node visited N times offers at most
-#: max(WIDEN_FROM, sqrt(N)) options, a window of the listed ones around the
-#: rollout bot's answer; a decision with at most WIDEN_FROM options is never
-#: cut (Zahltag's largest has 21, Zahlemann's 5, Geier's 15; a Baumeister
-#: bid may be any amount up to 200)
+#: max(widen, sqrt(N)) options, a window of the listed ones around the
+#: rollout bot's answer, tried first; a decision with at most ``widen``
+#: options is never cut. ``widen`` is a search parameter whose default each
+#: game's contract gives (``StrategyContract.widen``), this one unless it
+#: says otherwise: Zahltag's largest decision has 21 options, Zahlemann's 5,
+#: Geier's 15, so none of them is cut, while a Baumeister bid may be any
+#: amount up to 200
 WIDEN_FROM = 32
+#: ``first`` of a node whose options are not cut: none is tried before the others
+NO_OPTION = -(1 << 62) + 1
 
 
 def tree_capacity(iterations: int) -> int:
@@ -122,9 +129,10 @@ def _add(nodes, values, used, parent, tag, key, mover):
 
 
 @hot_flat
-def _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids):
+def _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids, first):
     """Choose among ``opts[:n]`` at ``parent``: an option never tried there
-    first (uniformly among them, and a node added for it), else the best
+    first (``first`` if it is one, else uniformly among them; a node is
+    added for it), else the best
     UCB score with availability counts. ``kids``: room for each option's
     node, found once. Returns (option, its node or -1 when the tree is full,
     whether it is new, used)."""
@@ -136,6 +144,11 @@ def _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids):
             untried += 1
         else:
             nodes[ch, N_AVAIL] += 1
+    if untried > 0 and first != NO_OPTION:
+        for i in range(n):
+            if kids[i] < 0 and opts[i] == first:
+                node, used = _add(nodes, values, used, parent, T_OPTION, opts[i], seat)
+                return opts[i], node, True, used
     if untried > 0:
         k = below_nb(rng, 0, untried)
         for i in range(n):
@@ -157,14 +170,16 @@ def _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids):
 
 
 @hot
-def _widen(roster, det, opts, n, visits, rollout_ids, rollout_params, consts):
-    """Progressive widening: keep in ``opts`` the max(WIDEN_FROM, sqrt(visits))
+def _widen(roster, det, opts, n, widen, visits, rollout_ids, rollout_params, consts):
+    """Progressive widening: keep in ``opts`` the max(widen, sqrt(visits))
     listed options around the rollout bot's answer (a bid's amounts near the
-    bot's bid, say), and return how many. Without it a decision of a hundred
-    bid amounts spreads a budget of a thousand iterations over all of them."""
-    limit = max(WIDEN_FROM, np.int64(np.sqrt(visits)))
+    bot's bid, say); returns (how many, the bot's answer, which the node
+    tries first, or NO_OPTION where nothing is cut). Without it a decision
+    of a hundred bid amounts spreads a budget of a thousand iterations over
+    all of them, and a rival's reply, tried once each, is a random one."""
+    limit = max(widen, np.int64(np.sqrt(visits)))
     if limit >= n:
-        return n
+        return n, NO_OPTION
     answer = fm_bot_nb(roster, rollout_ids, rollout_params, det, consts)
     anchor = 0
     for i in range(n):
@@ -174,11 +189,11 @@ def _widen(roster, det, opts, n, visits, rollout_ids, rollout_params, consts):
     lo = min(max(anchor - limit // 2, 0), n - limit)
     for i in range(limit):
         opts[i] = opts[lo + i]
-    return limit
+    return limit, answer
 
 
 @hot
-def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts, ws, tree):
+def _iterate(roster, det, observer, used, c, horizon, widen, rollout_ids, rollout_params, consts, ws, tree):
     """One iteration from the root (node 0) on the position ``det``; returns the nodes used."""
     nodes, values, path, _, opts, rewards, rng, _, _, kids = tree
     node = 0
@@ -206,9 +221,11 @@ def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts
             round_id = 0
         if parent < 0:                       # the tree is full: play on without it
             break
-        if n > WIDEN_FROM:
-            n = _widen(roster, det, opts, n, nodes[parent, N_VISITS], rollout_ids, rollout_params, consts)
-        option, chosen, grown, used = _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids)
+        first = NO_OPTION
+        if n > widen:
+            n, first = _widen(roster, det, opts, n, widen, nodes[parent, N_VISITS], rollout_ids, rollout_params,
+                              consts)
+        option, chosen, grown, used = _pick(nodes, values, used, parent, seat, opts, n, c, rng, kids, first)
         fm_apply_nb(roster, det, option, consts, ws)
         if chosen < 0:
             break
@@ -223,9 +240,14 @@ def _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts
             node = after
         else:
             node = chosen
-    while fm_decider_nb(roster, det) >= 0:
+    steps = 0
+    while fm_decider_nb(roster, det) >= 0 and (horizon <= 0 or steps < horizon):
         fm_apply_nb(roster, det, fm_bot_nb(roster, rollout_ids, rollout_params, det, consts), consts, ws)
-    fm_reward_nb(roster, det, rewards)
+        steps += 1
+    if fm_decider_nb(roster, det) >= 0:
+        fm_value_nb(roster, det, consts, rewards)
+    else:
+        fm_reward_nb(roster, det, rewards)
     nodes[0, N_VISITS] += 1
     for i in range(depth):
         ch = path[i]
@@ -243,8 +265,8 @@ def _root_parent(nodes, roster, root, observer):
 
 
 @hot
-def search_nb(roster, root, seed, mode, iterations, worlds, c, rollout_ids, rollout_params, consts, ws, tree,
-              stats):
+def search_nb(roster, root, seed, mode, iterations, worlds, c, horizon, widen, rollout_ids, rollout_params, consts, ws,
+              tree, stats):
     """The answer of the seat to decide at ``root``; ``stats[:k]`` gets the
     root options' (option, visits, mean share of first place) rows, in the
     order ``options_nb`` lists them; returns (option, k)."""
@@ -271,7 +293,8 @@ def search_nb(roster, root, seed, mode, iterations, worlds, c, rollout_ids, roll
             else:
                 for i in range(root.shape[0]):
                     det[i] = root[i]
-            used = _iterate(roster, det, observer, used, c, rollout_ids, rollout_params, consts, ws, tree)
+            used = _iterate(roster, det, observer, used, c, horizon, widen, rollout_ids, rollout_params, consts, ws,
+                            tree)
         parent = _root_parent(nodes, roster, root, observer)
         if parent >= 0:
             for i in range(n_root):

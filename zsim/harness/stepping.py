@@ -22,7 +22,7 @@ from zsim.strategy_registry import rollout_bot, rollouts_of, spec_values, strate
 def search_rows(game: str, specs: list[str], n_params: int):
     """For a table of ``specs``: (the bots' ids, with each searching seat's
     rollout bot in its place, their parameter rows, each seat's search mode
-    or -1, its (iterations, worlds, c), and the tables of bots its searches
+    or -1, its (iterations, worlds, c, horizon, widen), and the tables of bots its searches
     play out with: ids [P, P], parameter rows [P, P, n_params])."""
     players = len(specs)
     common = len(get_game(game).strategies.common_params)
@@ -30,7 +30,7 @@ def search_rows(game: str, specs: list[str], n_params: int):
     bot_ids = np.asarray(rollout_sids, np.int64)
     bot_params = np.zeros((players, n_params))
     modes = np.full(players, -1, np.int64)
-    search = np.zeros((players, 3))
+    search = np.zeros((players, 5))
     rollout_ids = np.zeros((players, players), np.int64)
     rollout_params = np.zeros((players, players, n_params))
     for seat, spec in enumerate(specs):
@@ -40,7 +40,8 @@ def search_rows(game: str, specs: list[str], n_params: int):
             continue
         named = {p.name: v for p, v in zip(info.params[common:], values[common:])}
         modes[seat] = info.search
-        search[seat] = (named["iterations"], named.get("worlds", 1.0), named["c"])
+        search[seat] = (named["iterations"], named.get("worlds", 1.0), named["c"], named.get("horizon", 0.0),
+                        named["widen"])
         bot = rollout_bot(game, info, values)
         _, defaults = spec_values(bot.name, game)
         bot_params[seat, :len(defaults)] = defaults

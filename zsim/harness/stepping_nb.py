@@ -24,7 +24,7 @@ def play_stepped_nb(key, n_players, roster, bot_ids, bot_params, modes, search_p
                      rollout_params, consts, ws, pos, tree, stats, seeds, seat_out, game_out, log):
     """One game with the 64-bit ``key``, played a decision at a time: the
     seats with ``modes[seat] >= 0`` search
-    (``search_nb``'s modes; ``search_params[seat]``: iterations, worlds, c;
+    (``search_nb``'s modes; ``search_params[seat]``: iterations, worlds, c, horizon, widen;
     ``rollout_ids[seat]``/``rollout_params[seat]``: the table of bots its
     searches play out with) and the others ask their bots (``bot_ids``).
     Each searching seat draws its searches' seeds from a stream of its own
@@ -44,8 +44,9 @@ def play_stepped_nb(key, n_players, roster, bot_ids, bot_params, modes, search_p
         if modes[seat] >= 0:
             option, searched = search_nb(roster, pos, draw_nb(seeds, seat), modes[seat],
                                          np.int64(search_params[seat, 0]), np.int64(search_params[seat, 1]),
-                                         search_params[seat, 2], rollout_ids[seat], rollout_params[seat], consts, ws,
-                                         tree, stats)
+                                         search_params[seat, 2], np.int64(search_params[seat, 3]),
+                                         np.int64(search_params[seat, 4]), rollout_ids[seat], rollout_params[seat],
+                                         consts, ws, tree, stats)
         else:
             option = fm_bot_nb(roster, bot_ids, bot_params, pos, consts)
         if log is not None:

@@ -246,3 +246,40 @@ def apply_nb(pos, option, consts, ws):
 
 #: the position's (seat rows, game row): the end's places and the batch engine's rows
 outs_nb = pos_outs
+
+
+#: the value estimate (``value_nb``): a card in hand counts this share of its value
+#: (most are built before the end), a Thaler this many points (it buys the cards
+#: still to come), and a lead of TEMPER points makes first place e times likelier
+HAND_SHARE = 0.7
+THALER = 0.3
+TEMPER = 6.0
+
+
+@hot
+def value_nb(pos, consts, out):
+    """Each seat's estimated share of first place in a game not yet over: a
+    softmax of its standing (the values built, a share of the hand's, its
+    purse in points), the bonuses left out since a city earns them only once
+    complete. Everything it reads is public or, in a search, determinised."""
+    rules, deck = const_views(consts)
+    loc, known, rows, city, st, pub, opts, stacks, rng, holds = pos_views(pos)
+    p = out.shape[0]
+    top = -1e300
+    for s in range(p):
+        built = 0
+        for c in range(city[s, K.C_LEFT], city[s, K.C_RIGHT] + 1):
+            card = rows[s, c]
+            if card != 0:
+                built += deck[card, K.D_VALUE]
+        hand = 0
+        for j in range(K.ST_CARDS, K.ST_CARDS + st[s, K.ST_HAND]):
+            hand += deck[st[s, j], K.D_VALUE]
+        out[s] = (built + HAND_SHARE * hand + THALER * st[s, K.ST_MONEY]) / TEMPER
+        top = max(top, out[s])
+    total = 0.0
+    for s in range(p):
+        out[s] = np.exp(out[s] - top)
+        total += out[s]
+    for s in range(p):
+        out[s] /= total

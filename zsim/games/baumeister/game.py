@@ -48,6 +48,9 @@ class Baumeister(PackagedGame):
         kernels=(("decide_nb", "seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, "
                                "rng"),),
         default="first",
+        rollout="builder",
+        horizon=40,
+        widen=2,
         doc="decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng) -> an "
             "index into opts[:n], or an amount for an opening bid, a raise (0 passes) or an offer (0: none). "
             "A fair strategy reads loc[c] only where known[seat, c] is 1, and draws only from stream 1 + seat.")
