@@ -76,7 +76,7 @@ def money_distribution(hist: pl.DataFrame) -> pl.DataFrame:
     h = (hist.with_columns((pl.col("money") // MONEY_BIN * MONEY_BIN).alias("money_from"))
          .group_by("players", "money_from").agg(pl.col("count").sum()).sort("players", "money_from"))
     h = h.with_columns(pl.col("count").sum().over("players").alias("seats"))
-    ends = [stats.wilson(c, n) for c, n in zip(h["count"].to_list(), h["seats"].to_list())]
+    ends = [stats.share_interval(c, n) for c, n in zip(h["count"].to_list(), h["seats"].to_list())]
     return h.with_columns((pl.col("count") / pl.col("seats")).alias("share"),
                           pl.Series("share_lo", [a for a, _ in ends], pl.Float64),
                           pl.Series("share_hi", [b for _, b in ends], pl.Float64)).drop("seats")
@@ -96,7 +96,7 @@ def money_quantiles(hist: pl.DataFrame) -> pl.DataFrame:
         mean = sum(m * c for m, c in zip(money, count)) / n
         sd = math.sqrt(max(sum(m * m * c for m, c in zip(money, count)) / n - mean * mean, 0.0))
         zero = sum(c for m, c in zip(money, count) if m == 0)
-        lo, hi = stats.wilson(zero, n)
+        lo, hi = stats.share_interval(zero, n)
         rows.append({"players": p, "mean": mean, "sd": sd, **q, "zero_share": zero / n,
                      "zero_share_lo": lo, "zero_share_hi": hi})
     return pl.DataFrame(rows).sort("players")
