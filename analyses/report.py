@@ -7,12 +7,14 @@ One call to :func:`write_report` produces::
     out_dir/figures/*.png       one PNG per figure, <result name>-<n>.png, n from 1
     out_dir/.zsim-report.json   the manifest: every other file, its size and SHA-256
 
-Both documents open with the title, the report's key findings when the
-caller gives any, the run metadata (zsim version, rules, deck, seeds,
-field, games per point... whatever the caller put in ``meta``), the command
-that reproduces the report, and a table of contents, followed by one section
-per analysis in the order given: its title, summary, key findings (a bullet
-list), tables and figures. Tables a result names in ``details`` are folded
+Both documents open with the title and the verdicts (a box of one plain
+sentence per designer question, :mod:`analyses.verdicts`), then the
+report's key findings when the caller gives any and a table of contents,
+followed by one section per analysis in the order given: its title,
+summary, key findings (a bullet list), tables and figures. The run closes
+them: its metadata (zsim version, rules, deck, seeds, field, games per
+point... whatever the caller put in ``meta``) and the command that
+reproduces the report. Tables a result names in ``details`` are folded
 under their caption (``<details>``, in both documents); figures named in
 ``wide``, and any figure whose PNG is wider than
 :data:`analyses.report_sections.WIDE_PX`, span the
@@ -87,7 +89,7 @@ def _close_all(results: list[AnalysisResult]) -> None:
 
 
 def _render(results: list[AnalysisResult], meta: dict, command_text: str, findings: Sequence[str],
-            folder: Path, title: str = "zsim report") -> list[str]:
+            folder: Path, title: str = "zsim report", verdicts: Sequence = ()) -> list[str]:
     """Write the figures and both documents into `folder`; returns the
     relative paths written."""
     written = []
@@ -108,17 +110,17 @@ def _render(results: list[AnalysisResult], meta: dict, command_text: str, findin
             files.append((rel, width, height))
         figure_files.append(files)
     findings = [str(x) for x in findings]
-    sections = plan(results, slugs, figure_files, bool(findings))
-    (folder / "index.html").write_text(html_document(meta, command_text, sections, findings, title),
+    sections = plan(results, slugs, figure_files, bool(findings), bool(verdicts))
+    (folder / "index.html").write_text(html_document(meta, command_text, sections, findings, title, verdicts),
                                        encoding="utf-8")
-    (folder / "report.md").write_text(md_document(meta, command_text, sections, findings, title),
+    (folder / "report.md").write_text(md_document(meta, command_text, sections, findings, title, verdicts),
                                       encoding="utf-8")
     return written + ["index.html", "report.md"]
 
 
 def write_report(results: list[AnalysisResult], meta: dict, command: str | list[str] | tuple[str, ...],
-                 out_dir: str | Path, findings: Sequence[str] = (), title: str = "zsim report"
-                 ) -> tuple[Path, Path]:
+                 out_dir: str | Path, findings: Sequence[str] = (), title: str = "zsim report",
+                 verdicts: Sequence = ()) -> tuple[Path, Path]:
     """Write index.html, report.md, figures/*.png and the manifest
     .zsim-report.json to `out_dir`.
 
@@ -126,7 +128,9 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str | list[
     dicts, shown compactly); `command` is the command line that reproduces
     the report (a list is shell-quoted); `findings`, plain sentences, open
     the report as its "Key findings" (before the run table; none, no such
-    part); `title` heads both documents. Returns (html path, markdown path).
+    part); `verdicts` (:class:`analyses.verdicts.Verdict`) open it above
+    them, in a box; `title` heads both documents. Returns (html path,
+    markdown path).
     Raises ZsimError, and writes nothing, when `out_dir` holds anything an
     earlier report did not write (see check_target), and OutputError when a
     file cannot be written (the old report, if any, is then left as it was).
@@ -141,7 +145,7 @@ def write_report(results: list[AnalysisResult], meta: dict, command: str | list[
         except OSError as exc:
             raise output_error(exc, str(out_dir)) from None
         try:
-            written = _render(results, meta, command_text, findings, tmp, title)
+            written = _render(results, meta, command_text, findings, tmp, title, verdicts)
             write_manifest(tmp, written)                  # last: it lists the others
             check_target(out_dir)     # the folder may have changed while we rendered
             swap_into_place(tmp, out_dir)

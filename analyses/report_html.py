@@ -17,8 +17,8 @@ import html
 from collections.abc import Sequence
 
 from analyses.report_format import display_table, meta_value
-from analyses.report_sections import (CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEADING, Figure, Section,
-                                      Table)
+from analyses.report_sections import (CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEADING, VERDICTS_HEADING, Figure,
+                                      Section, Table)
 
 #: the page's stylesheet, inline in its <head>
 _CSS = """
@@ -57,6 +57,14 @@ figure img { display: block; max-width: 100%; height: auto; outline: 1px solid #
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
 p.result-meta { font-size: .85rem; color: #555; }
 p.empty { font-style: italic; color: #666; }
+section.verdicts { border: 2px solid #0072b2; border-radius: 6px; padding: .2rem 1.2rem .6rem; margin: 1rem 0 2rem; }
+section.verdicts h2 { margin-top: .6rem; border: 0; }
+ul.verdicts { list-style: none; padding: 0; margin: 0; font-size: 1.05rem; }
+ul.verdicts li { margin: .55rem 0; padding-left: 1.6rem; text-indent: -1.6rem; }
+ul.verdicts li::before { display: inline-block; width: 1.6rem; text-indent: 0; font-weight: 700; }
+ul.verdicts li.within::before { content: "="; color: #009e73; }
+ul.verdicts li.beyond::before { content: "≠"; color: #d55e00; }
+ul.verdicts li.unsure::before { content: "?"; color: #666; }
 @media (max-width: 40rem) {
   body { margin: 1rem auto; padding: 0 .75rem; }
   table.meta th { width: auto; }
@@ -118,8 +126,15 @@ def _html_findings(findings: Sequence[str]) -> list[str]:
     return ['<ul class="findings">', *(f"<li>{_e(x)}</li>" for x in findings), "</ul>"]
 
 
+def _html_verdicts(verdicts: Sequence) -> list[str]:
+    """The box that opens the report: a verdict per question, its headline in bold."""
+    items = [f'<li class="{_e(v.outcome)}"><strong>{_e(v.headline)}</strong>: {_e(v.detail)}</li>' for v in verdicts]
+    return ['<section class="verdicts" aria-labelledby="verdicts">',
+            f'<h2 id="verdicts">{VERDICTS_HEADING}</h2>', '<ul class="verdicts">', *items, "</ul>", "</section>"]
+
+
 def html_document(meta: dict, command: str, sections: list[Section], findings: Sequence[str],
-                   title: str = "zsim report") -> str:
+                  title: str = "zsim report", verdicts: Sequence = ()) -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -132,18 +147,11 @@ def html_document(meta: dict, command: str, sections: list[Section], findings: S
         "<body>",
         f"<h1>{_e(title)}</h1>",
     ]
+    if verdicts:
+        out += _html_verdicts(verdicts)
     if findings:
         out.append(f'<h2 id="findings">{FINDINGS_HEADING}</h2>')
         out += _html_findings(findings)
-    out.append(f'<h2 id="run">{RUN_HEADING}</h2>')
-    if meta:
-        rows = "\n".join(f'<tr><th scope="row">{_e(k)}</th><td>{_e(meta_value(v))}</td></tr>'
-                         for k, v in meta.items())
-        out.append(_scroll_box("Run metadata", f'<table class="meta"><tbody>\n{rows}\n</tbody></table>'))
-    else:
-        out.append('<p class="empty">(no run metadata)</p>')
-    out.append("<p>Reproduce this report with:</p>")
-    out.append(f"<pre><code>{_e(command)}</code></pre>")
 
     out.append(f'<h2 id="contents">{CONTENTS_HEADING}</h2>')
     if sections:
@@ -170,6 +178,16 @@ def html_document(meta: dict, command: str, sections: list[Section], findings: S
         if s.figures:
             out += _html_figures(s.figures)
         out.append("</section>")
+
+    out.append(f'<h2 id="run">{RUN_HEADING}</h2>')
+    if meta:
+        rows = "\n".join(f'<tr><th scope="row">{_e(k)}</th><td>{_e(meta_value(v))}</td></tr>'
+                         for k, v in meta.items())
+        out.append(_scroll_box("Run metadata", f'<table class="meta"><tbody>\n{rows}\n</tbody></table>'))
+    else:
+        out.append('<p class="empty">(no run metadata)</p>')
+    out.append("<p>Reproduce this report with:</p>")
+    out.append(f"<pre><code>{_e(command)}</code></pre>")
     out += ["</body>", "</html>", ""]
     return "\n".join(out)
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from analyses.report_format import display_table, meta_value
-from analyses.report_sections import CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEADING, Section, Table
+from analyses.report_sections import CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEADING, VERDICTS_HEADING, Section, Table
 
 
 def _md_text(text: object) -> str:
@@ -75,20 +75,19 @@ def _fence(code: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+_MARKS = {"within": "=", "beyond": "≠", "unsure": "?"}
+
+
 def md_document(meta: dict, command: str, sections: list[Section], findings: Sequence[str],
-                 title: str = "zsim report") -> str:
+                title: str = "zsim report", verdicts: Sequence = ()) -> str:
     out = [f"# {title}", ""]
+    if verdicts:
+        out += ['<a name="verdicts"></a>', f"## {VERDICTS_HEADING}", ""]
+        out += [f"- {_MARKS.get(v.outcome, '')} **{_md_text(v.headline)}**: {_md_text(v.detail)}" for v in verdicts]
+        out.append("")
     if findings:
         out += ['<a name="findings"></a>', f"## {FINDINGS_HEADING}", "", *_md_findings(findings)]
-    out += ['<a name="run"></a>', f"## {RUN_HEADING}", ""]
-    if meta:
-        out.append(_md_table(["key", "value"], [False, False],
-                             [[str(k), meta_value(v)] for k, v in meta.items()]))
-    else:
-        out.append("*(no run metadata)*")
-    fence = _fence(command)
-    out += ["", "Reproduce this report with:", "", f"{fence}sh", command, fence, "",
-            '<a name="contents"></a>', f"## {CONTENTS_HEADING}", ""]
+    out += ['<a name="contents"></a>', f"## {CONTENTS_HEADING}", ""]
     if sections:
         for i, s in enumerate(sections, 1):
             out.append(f"{i}. [{_md_link_text(s.title)}](#{s.anchor})")
@@ -110,6 +109,16 @@ def md_document(meta: dict, command: str, sections: list[Section], findings: Seq
             out += _md_tables(t)
         for f in s.figures:
             out += [f"![{_md_link_text(f.alt)}]({f.src})", "", f"*{_md_text(f.caption)}*", ""]
+    if out[-1] != "":
+        out.append("")
+    out += ['<a name="run"></a>', f"## {RUN_HEADING}", ""]
+    if meta:
+        out.append(_md_table(["key", "value"], [False, False],
+                             [[str(k), meta_value(v)] for k, v in meta.items()]))
+    else:
+        out.append("*(no run metadata)*")
+    fence = _fence(command)
+    out += ["", "Reproduce this report with:", "", f"{fence}sh", command, fence, ""]
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"

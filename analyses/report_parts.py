@@ -1,6 +1,6 @@
 """The parts every game's report shares: the plan's common settings, the
-built-in tournament, the glossary, the machine line and the key findings on
-seats and skill, worded the same for every game (each game's
+built-in tournament, the glossary, the machine line, the seat verdicts and
+the key finding on skill, worded the same for every game (each game's
 ``analyses/<game>/report_run.py`` builds its report from them)."""
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyses import common
-from analyses.common import p_text
 from analyses.result import AnalysisResult
 from zsim.strategy_registry import registry
 
@@ -142,21 +141,22 @@ def machine() -> str:
             f"numba {numba.__version__}, numpy {numpy.__version__}, polars {pl.__version__}")
 
 
-def seat_line(balance: pl.DataFrame, seats: pl.DataFrame, seat_note: str) -> str:
-    """The key finding on the seats: even or not at each player count, with the best and worst seat
-    when not (``seat_note``: what seat 0 does, in the game's words)."""
-    parts = []
-    for row in balance.iter_rows(named=True):
-        p = row["players"]
-        s = seats.filter(pl.col("players") == p).sort("win_share", descending=True)
-        if row["seat_p"] is not None and row["seat_p"] < 0.05:
-            hi, lo = s.row(0, named=True), s.row(-1, named=True)
-            parts.append(f"not even at {p} players (p {p_text(row['seat_p'])}): seat {hi['seat']} wins "
-                         f"{common.share_text(hi['win_share'], hi['win_share_ci95'])}, seat {lo['seat']} "
-                         f"{common.share_text(lo['win_share'], lo['win_share_ci95'])}, par {1 / p:.3f}")
-        else:
-            parts.append(f"even at {p} players (p {p_text(row['seat_p'])})")
-    return f"Seats (seat {seat_note}): " + "; ".join(parts) + "."
+def seat_verdicts(results: list[AnalysisResult], margin_pp: float) -> list:
+    """A seat verdict (:func:`analyses.verdicts.seats_from_shares`) per player
+    count, from the first result with a "Win share per seat" table (players,
+    seat, games, win_share, win_share_ci95: one row per seat)."""
+    from analyses import verdicts
+
+    seats = next((r.tables["Win share per seat"] for r in results if "Win share per seat" in r.tables), None)
+    if seats is None:
+        return []
+    out = []
+    for (p,), part in seats.sort("players", "seat").group_by(["players"], maintain_order=True):
+        if part.height != p:          # more than one setting per player count: no single verdict
+            continue
+        out.append(verdicts.seats_from_shares(part["win_share"].to_list(), part["win_share_ci95"].to_list(),
+                                              int(part["games"].min()), margin_pp))
+    return out
 
 
 def skill_line(balance: pl.DataFrame, skilled: str, weak: str) -> str:

@@ -78,8 +78,9 @@ def _unique_captions(captions: Sequence[tuple[str, str]]) -> list[str]:
 # ---------------------------------------------------------------------------
 # what both documents show: the results with unique headings and captions
 
-#: the headings of the report's own parts, in the order they appear
-FINDINGS_HEADING, RUN_HEADING, CONTENTS_HEADING = "Key findings", "Run", "Contents"
+#: the headings of the report's own parts: the verdicts and the key findings
+#: open it, then the contents and the analyses, and the run closes it
+VERDICTS_HEADING, FINDINGS_HEADING, RUN_HEADING, CONTENTS_HEADING = "Verdicts", "Key findings", "Run", "Contents"
 
 
 @dataclass
@@ -109,11 +110,12 @@ class Section:
 
 
 def plan(results: list[AnalysisResult], slugs: list[str], figure_files: list[list[tuple[str, int, int]]],
-         with_findings: bool) -> list[Section]:
+         with_findings: bool, with_verdicts: bool = False) -> list[Section]:
     """The sections, with headings unique among the document's headings and
     captions (tables and figures together) unique in the document.
     `figure_files` holds, per result, (src, width, height) of each figure."""
-    own = ([FINDINGS_HEADING] if with_findings else []) + [RUN_HEADING, CONTENTS_HEADING]
+    own = (([VERDICTS_HEADING] if with_verdicts else []) + ([FINDINGS_HEADING] if with_findings else [])
+           + [RUN_HEADING, CONTENTS_HEADING])
     titles = _numbered([r.title for r in results], taken=own)
     pairs = [(c, t) for r, t in zip(results, titles) for c in [*r.tables, *r.figures]]
     captions = iter(_unique_captions(pairs))

@@ -48,7 +48,8 @@ class Verdict:
     question: str
     outcome: str
     label: str
-    sentence: str
+    headline: str
+    detail: str
     estimate_pp: float
     lo_pp: float
     hi_pp: float
@@ -56,8 +57,13 @@ class Verdict:
     games: int
     games_needed: int | None = None
 
+    @property
+    def sentence(self) -> str:
+        """The verdict as one sentence: its headline, a colon, the figures."""
+        return f"{self.headline}: {self.detail}"
+
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "sentence": self.sentence}
 
 
 def decide(lo: float, hi: float, margin: float) -> str:
@@ -84,8 +90,9 @@ def games_to_decide(estimate: float, half: float, margin: float, games: int) -> 
 
 
 def _pp(x: float) -> str:
-    """A signed number of percentage points, one decimal, or two below 0.1."""
-    return f"{x:+.2f}" if 0 < abs(x) < 0.1 else f"{x:+.1f}"
+    """A signed number of percentage points, one decimal, or two below 0.1,
+    with a true minus sign."""
+    return (f"{x:+.2f}" if 0 < abs(x) < 0.1 else f"{x:+.1f}").replace("-", "−")
 
 
 def _games(n: int | None) -> str:
@@ -106,15 +113,23 @@ def _round_games(n: int) -> int:
 
 def seats(row: dict, players: int, margin_pp: float = MARGIN_PP) -> Verdict:
     """Are the seats even? ``row``: one group's summed seat win columns
-    (:func:`analyses.stats.seat_win_columns`). Each seat's win share less
-    par (1/players) with its 95% interval: balanced when every seat's lies
-    within ±margin; uneven when some seat's lies beyond it (that interval
-    Bonferroni-widened over the seats, since any one of them may show it)."""
+    (:func:`analyses.stats.seat_win_columns`); see :func:`seats_from_shares`."""
     n, share, cov = seat_moments(row, players)
-    delta = 100 * (share - 1.0 / players)
-    se = 100 * np.sqrt(np.maximum(np.diag(cov), 0.0) / max(n, 1.0))
+    return seats_from_shares(share, Z95 * np.sqrt(np.maximum(np.diag(cov), 0.0) / max(n, 1.0)), int(n), margin_pp)
+
+
+def seats_from_shares(shares, halves, games: int, margin_pp: float = MARGIN_PP) -> Verdict:
+    """Are the seats even? Each seat's win share (``shares``, in seat order)
+    less par (1/players) with its 95% half-width (``halves``): balanced when
+    every seat's interval lies within ±margin; uneven when some seat's lies
+    beyond it (that interval Bonferroni-widened over the seats, since any
+    one of them may show it); else can't tell yet."""
+    players = len(shares)
+    n = games
+    delta = 100 * (np.asarray(shares, float) - 1.0 / players)
+    se = 100 * np.asarray(halves, float) / Z95
     z_any = NormalDist().inv_cdf(1 - 0.025 / players)
-    worst = int(np.argmax(np.abs(delta)))
+    worst = max(range(players), key=lambda s: (round(abs(delta[s]), 9), delta[s] > 0))   # the favoured of equals
     inside = all(decide(d - Z95 * s, d + Z95 * s, margin_pp) == WITHIN for d, s in zip(delta, se))
     beyond = [s for s in range(players)
               if decide(delta[s] - z_any * se[s], delta[s] + z_any * se[s], margin_pp) == BEYOND]
@@ -122,21 +137,20 @@ def seats(row: dict, players: int, margin_pp: float = MARGIN_PP) -> Verdict:
     if inside:
         outcome, label = WITHIN, "balanced"
         seat, z = worst, Z95
-        sentence = (f"Seats: balanced {where}: every seat within ±{margin_pp:g} pp of par "
-                    f"(largest gap: {_seat(seat, players)}, {_pp(delta[seat])} ± {Z95 * se[seat]:.1f} pp).")
+        detail = (f"every seat within ±{margin_pp:g} pp of par (largest gap: {_seat(seat, players)}, "
+                  f"{_pp(delta[seat])} ± {Z95 * se[seat]:.1f} pp).")
     elif beyond:
         outcome, label = BEYOND, "uneven"
         seat = max(beyond, key=lambda s: (delta[s] > 0, abs(delta[s])))     # the favoured seat first
         z = z_any
-        sentence = (f"Seats: uneven {where}: {_seat(seat, players)} {_pp(delta[seat])} ± {z * se[seat]:.1f} pp "
-                    f"against par {100 / players:.1f}% (margin ±{margin_pp:g} pp).")
+        detail = (f"{_seat(seat, players)} {_pp(delta[seat])} ± {z * se[seat]:.1f} pp against par "
+                  f"{100 / players:.1f}% (margin ±{margin_pp:g} pp).")
     else:
         outcome, label = UNSURE, "can't tell yet"
         seat, z = worst, Z95
-        sentence = (f"Seats: can't tell yet {where}: {_seat(seat, players)} {_pp(delta[seat])} ± "
-                    f"{Z95 * se[seat]:.1f} pp against a margin of ±{margin_pp:g} pp; "
-                    f"{_games(games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)))}.")
-    return Verdict("seats", outcome, label, sentence, float(delta[seat]), float(delta[seat] - z * se[seat]),
+        detail = (f"{_seat(seat, players)} {_pp(delta[seat])} ± {Z95 * se[seat]:.1f} pp against a margin of "
+                  f"±{margin_pp:g} pp; {_games(games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)))}.")
+    return Verdict("seats", outcome, label, f"Seats: {label} {where}", detail, float(delta[seat]), float(delta[seat] - z * se[seat]),
                    float(delta[seat] + z * se[seat]), margin_pp, int(n),
                    games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)) if outcome == UNSURE else None)
 
@@ -158,13 +172,11 @@ def edge(question: str, estimate_pp: float, half_pp: float, games: int, margin_p
     figure = f"{subject} {_pp(estimate_pp)} ± {half_pp:.1f} {unit}"
     needed = None
     if outcome == BEYOND:
-        label = effect
-        sentence = f"{question}: {effect}: {figure} (margin ±{margin_pp:g} {unit})."
+        label, detail = effect, f"{figure} (margin ±{margin_pp:g} {unit})."
     elif outcome == WITHIN:
-        label = no_effect
-        sentence = f"{question}: {no_effect}: {figure}, within ±{margin_pp:g} {unit}."
+        label, detail = no_effect, f"{figure}, within ±{margin_pp:g} {unit}."
     else:
-        label = "can't tell yet"
         needed = games_to_decide(estimate_pp, half_pp, margin_pp, games)
-        sentence = f"{question}: can't tell yet: {figure} against a margin of ±{margin_pp:g} {unit}; {_games(needed)}."
-    return Verdict(question.lower(), outcome, label, sentence, estimate_pp, lo, hi, margin_pp, games, needed)
+        label, detail = "can't tell yet", f"{figure} against a margin of ±{margin_pp:g} {unit}; {_games(needed)}."
+    return Verdict(question.lower(), outcome, label, f"{question}: {label}", detail, estimate_pp, lo, hi, margin_pp,
+                   games, needed)

@@ -204,6 +204,8 @@ WRONG = {
     ("report", "deck"): not_deck(),
     ("report", "threads"): THREADS,
     ("report", "progress"): not_progress(),
+    ("report", "margin"): st.one_of(st.floats(max_value=0), st.floats(min_value=50.001), st.just(float("nan")),
+                                    st.text(max_size=4), st.booleans(), _others(none_ok=False)),
 
     ("record", "game"): not_game(),
     ("record", "players"): PLAYERS,

@@ -233,9 +233,9 @@ def test_text_is_escaped(rendered):
 def test_toc_and_section_order(rendered):
     _, html_path, md_path = rendered
     text = html_path.read_text(encoding="utf-8")
-    order = ["zsim report", "zsim version", "Contents", "Win share &lt;script&gt;",
+    order = ["zsim report", "Contents", "Win share &lt;script&gt;",
              "Win share by seat", "figures/win-share-1.png", "Hand size against payday cost",
-             "Sweep", "Extra", "figures/hand-size-1.png", "figures/hand-size-2.png"]
+             "Sweep", "Extra", "figures/hand-size-1.png", "figures/hand-size-2.png", "zsim version"]
     pos = 0
     for s in order:                      # each found after the one before it
         pos = text.index(s, pos) + len(s)
@@ -462,13 +462,14 @@ def test_report_findings_come_first(rich):
     _, text, md = rich
     h1 = text.index("<h1>zsim report</h1>")
     findings = text.index('<h2 id="findings">Key findings</h2>')
+    contents = text.index('<h2 id="contents">')
     run = text.index('<h2 id="run">')
-    assert h1 < findings < run
-    block = text[findings:run]
+    assert h1 < findings < contents < run
+    block = text[findings:contents]
     assert "<li>Six cards is the best target hand with two players.</li>" in block
     assert "<li>The start seat trails by 0.02 &lt;win share&gt;.</li>" in block
     assert block.count("<li>") == 2
-    assert md.index("# zsim report") < md.index("## Key findings") < md.index("## Run")
+    assert md.index("# zsim report") < md.index("## Key findings") < md.index("## Contents") < md.index("## Run")
     assert ("## Key findings\n\n- Six cards is the best target hand with two players.\n"
             "- The start seat trails by 0.02 &lt;win share&gt;.\n\n") in md
 
@@ -608,7 +609,31 @@ def test_headings_do_not_collide_with_the_reports_own(tmp_path):
     r = AnalysisResult(name="run", title="Run", summary="", tables={"t": pl.DataFrame({"a": [1]})})
     html_path, md_path = write_report([r], {}, "zsim report", tmp_path / "r", findings=["x"])
     tree = _tree(html_path.read_text(encoding="utf-8"))
-    assert tree.text_of["h2"] == ["Key findings", "Run", "Contents", "Run (2)"]
+    assert tree.text_of["h2"] == ["Key findings", "Contents", "Run (2)", "Run"]
+
+
+def test_the_verdicts_open_the_report_in_a_box_and_the_run_closes_it(tmp_path):
+    from analyses import verdicts
+
+    found = [verdicts.edge("Skill", 27.0, 2.1, 3_000, subject="the strong player", effect="skill decides",
+                           no_effect="skill barely matters"),
+             verdicts.edge("Seats", 0.2, 0.3, 90_000, subject="the first player", effect="uneven", no_effect="balanced"),
+             verdicts.edge("Rule", 0.9, 0.6, 3_000, subject="a <b> change", effect="it matters", no_effect="no effect")]
+    r = AnalysisResult(name="a", title="A", summary="", tables={"t": pl.DataFrame({"a": [1]})})
+    html_path, md_path = write_report([r], META, COMMAND, tmp_path / "r", findings=["x"], verdicts=found)
+    text = html_path.read_text(encoding="utf-8")
+    tree = _tree(text)
+    assert tree.text_of["h2"] == ["Verdicts", "Key findings", "Contents", "A", "Run"]
+    box = text[text.index('<section class="verdicts"'):text.index("</section>")]
+    assert text.index("<h1>") < text.index('<section class="verdicts"') < text.index('id="findings"')
+    assert box.count("<li") == 3
+    assert '<li class="beyond"><strong>Skill: skill decides</strong>: the strong player +27.0 ± 2.1 pp' in box
+    assert '<li class="within"><strong>Seats: balanced</strong>' in box
+    assert "a &lt;b&gt; change" in box and "about 110,000 games would decide it" in box
+    md = md_path.read_text(encoding="utf-8")
+    assert md.index("## Verdicts") < md.index("## Key findings") < md.index("## Contents") < md.index("## Run")
+    assert "- ≠ **Skill: skill decides**: the strong player +27.0 ± 2.1 pp (margin ±1 pp)." in md
+    assert "- ? **Rule: can't tell yet**: a &lt;b&gt; change +0.9 ± 0.6 pp" in md
 
 
 def test_tables_scroll_in_their_own_box_with_scoped_headers(rich, rendered):

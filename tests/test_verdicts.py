@@ -32,6 +32,7 @@ def _seat_row(win_prob: list[float], games: int, seed: int = 1) -> dict:
 
 
 def _reads_well(v: verdicts.Verdict) -> None:
+    assert v.sentence == f"{v.headline}: {v.detail}" and v.label in v.headline
     assert "p =" not in v.sentence and "p <" not in v.sentence and "e-" not in v.sentence
     assert "±" in v.sentence and f"{v.margin_pp:g} pp" in v.sentence
     assert v.lo_pp <= v.estimate_pp <= v.hi_pp
@@ -61,6 +62,14 @@ def test_too_few_games_cannot_tell_and_says_how_many_would():
     # the claim holds: at that many games the same seats are balanced (the gap was noise)
     again = verdicts.seats(_seat_row([0.5, 0.5], 4 * number, seed=2), 2)
     assert again.outcome == WITHIN, again.sentence
+
+
+def test_a_seat_table_gives_the_verdict_its_sums_give():
+    row = _seat_row([0.36, 0.32, 0.32], 20_000)
+    n, share, cov = stats.seat_moments(row, 3)
+    from_table = verdicts.seats_from_shares(share, 1.96 * np.sqrt(np.diag(cov) / n), 20_000)
+    assert from_table == verdicts.seats(row, 3)
+    assert from_table.label == "uneven" and from_table.headline == "Seats: uneven at 3 players"
 
 
 def test_the_margin_is_the_designers_choice():
@@ -96,5 +105,5 @@ def test_an_edge_reads_as_its_question_says():
     assert unsure.outcome == UNSURE and unsure.games_needed == pytest.approx(27_000, abs=1)
     for v in (skill, flat, unsure):
         _reads_well(v)
-        assert set(v.to_dict()) >= {"question", "outcome", "label", "sentence", "estimate_pp", "lo_pp", "hi_pp",
+        assert set(v.to_dict()) >= {"question", "outcome", "label", "headline", "detail", "sentence", "estimate_pp", "lo_pp", "hi_pp",
                                     "margin_pp", "games", "games_needed"}

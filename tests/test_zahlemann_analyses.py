@@ -209,9 +209,10 @@ def test_report_for_zahlemann_writes_every_section(tmp_path):
     out = tmp_path / "rep"
     r = ok("report", "--game", "zahlemann", "--players", "2,4", "-n", "400", "--tournament-games", "4",
            "--out", str(out), "-q")
-    assert r.output.startswith("Key findings")
+    assert r.output.startswith("Verdicts\n- Seats: ")
+    assert "Key findings" in r.output
     md = (out / "report.md").read_text(encoding="utf-8")
-    assert md.startswith("# zsim report: Zahlemann & Söhne")
+    assert md.startswith("# Zahlemann & Söhne: zsim report\n\n<a name=\"verdicts\"></a>\n## Verdicts")
     for title in ("Seats and player counts", "The variants", "What forgetting 'Zahlemann' costs",
                   "Real coins against plain totals", "The dealt hand size", "Tournament of the built-in field",
                   "What the columns and strategies mean"):
@@ -219,6 +220,32 @@ def test_report_for_zahlemann_writes_every_section(tmp_path):
     assert "zsim report --game zahlemann --players 2,4 --games 400 --tournament-games 4" in md
     assert len(list((out / "figures").glob("*.png"))) == 8
     assert "Coins: with change from the round's winner, change is missing in" in md
+
+
+def test_a_report_whose_field_handicaps_a_seat_says_uneven_in_its_verdicts_and_json(tmp_path):
+    """The seat handicap the test controls: ``counter`` in the first seat,
+    ``random`` in the second. The verdicts open the page and the JSON, at
+    the margin asked for, which the report's command carries."""
+    out = tmp_path / "rep"
+    r = ok("report", "--game", "zahlemann", "--players", "2", "-n", "400", "--tournament-games", "2",
+           "--field", "counter,random", "--margin", "2.5", "--json", "--out", str(out), "-q")
+    doc = json.loads(r.output)
+    seats = [v for v in doc["verdicts"] if v["question"] == "seats"]
+    assert len(seats) == 1 and seats[0]["label"] == "uneven" and seats[0]["outcome"] == "beyond"
+    assert seats[0]["margin_pp"] == 2.5 and seats[0]["lo_pp"] > 2.5 and seats[0]["games"] == 400
+    assert seats[0]["sentence"].startswith("Seats: uneven at 2 players: first player +")
+    assert doc["findings"] and doc["html"].endswith("index.html")
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.index('<section class="verdicts"') < page.index('id="contents"') < page.index('id="run"')
+    assert "<strong>Seats: uneven at 2 players</strong>" in page
+    assert "--margin 2.5" in page        # the command that plays it again
+
+
+@pytest.mark.parametrize("margin", ["0", "-1", "50.5"])
+def test_a_report_refuses_a_margin_outside_0_to_50(tmp_path, margin):
+    assert refused("report", "-g", "zahlemann", "--margin", margin, "--out", str(tmp_path / "r")) == \
+        f"--margin must be above 0 and at most 50 percentage points, got {float(margin):g}"
+    assert not (tmp_path / "r").exists()
 
 
 def test_report_for_zahlemann_refuses_what_it_sweeps_or_lacks(tmp_path):

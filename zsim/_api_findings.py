@@ -93,10 +93,18 @@ class ReportResult:
     html: Path
     markdown: Path
     findings: list[str]
+    #: one :class:`analyses.verdicts.Verdict` per designer question, as the report opens
+    verdicts: list = field(default_factory=list)
 
     def text(self) -> str:
-        """The key findings as ``zsim report`` prints them."""
-        return "\n".join(["Key findings", *(f"- {line}" for line in self.findings)])
+        """The verdicts, then the key findings, as ``zsim report`` prints them."""
+        lines = ["Verdicts", *(f"- {v.sentence}" for v in self.verdicts)] if self.verdicts else []
+        return "\n".join([*lines, "Key findings", *(f"- {line}" for line in self.findings)])
+
+    def to_dict(self) -> dict:
+        """What ``zsim report --json`` prints."""
+        return {"html": str(self.html), "markdown": str(self.markdown),
+                "verdicts": [v.to_dict() for v in self.verdicts], "findings": list(self.findings)}
 
 
 # ---------------------------------------------------------------- records and replays

@@ -336,13 +336,16 @@ def analyze(name: str, *, game: str = DEFAULT_GAME, out: str | os.PathLike | Non
 
 def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts = "2,3,4", games: int = 20_000,
            tournament_games: int | None = None, seed: int = 0, field: Strategies = None, rules: Rules = None,
-           deck: Deck = None, threads: int | None = None, progress: Progress = True) -> ReportResult:
+           deck: Deck = None, threads: int | None = None, progress: Progress = True,
+           margin: float = 1.0) -> ReportResult:
     """Every analysis of ``game``, a tournament of its fair bots and the run's
     metadata as an HTML page and a Markdown twin with PNG figures in the
     folder ``out`` (``zsim report``), written whole or not at all.
 
     ``games`` per point of every analysis; ``tournament_games`` deals of the
-    tournament per player count (default ``games // 20``).
+    tournament per player count (default ``games // 20``); ``margin``: the
+    practical margin of the verdicts, in percentage points of win share (a
+    gap inside it is no gap; docs/analyses.md).
 
     Example:
         >>> import zsim
@@ -361,6 +364,7 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
     tournament_games = whole(tournament_games, "--tournament-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
     threads = check_threads(threads)
     check_progress(progress)
+    margin = _api_analyses.margin_value(margin)
     module, plan, title = _api_analyses.report_plan(game=game, players=players, games=games,
                                                     tournament_games=tournament_games, seed=seed, field=field,
                                                     rules=rules, deck=deck)
@@ -377,8 +381,10 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
     results = play("report", plan.total_games(), progress, threads, lambda adv: module.run(plan, adv))
     meta = module.metadata(plan, time.time() - started)
     findings = module.key_findings(results)
-    html, md = write_report(results, meta, module.command(plan, text), target, findings=findings, title=title)
-    return ReportResult(target, Path(html), Path(md), list(findings))
+    verdicts = _api_analyses.report_verdicts(module, results, margin)
+    command = module.command(plan, text) + _api_analyses.margin_args(margin)
+    html, md = write_report(results, meta, command, target, findings=findings, title=title, verdicts=verdicts)
+    return ReportResult(target, Path(html), Path(md), list(findings), list(verdicts))
 
 
 # ---------------------------------------------------------------- records

@@ -100,12 +100,20 @@ def analyze(game):
 @THREADS
 @click.option("--game", "-g", "game", default=api.DEFAULT_GAME, show_default=True, metavar="NAME",
               help="the game to report on (`zsim games` lists the games)")
-def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads, game):
+@click.option("--margin", type=float, default=1.0, show_default=True, metavar="PP",
+              help="the verdicts' practical margin, in percentage points of win share: a gap inside it is no gap")
+@click.option("--json", "as_json", is_flag=True, help="print the verdicts and key findings as JSON")
+def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads, game, margin,
+           as_json):
     """Every analysis, the built-in tournament and the run's metadata as an HTML
-    and Markdown report with PNG plots."""
+    and Markdown report with PNG plots, opening with a verdict per question
+    (balanced, uneven or can't tell yet, against --margin)."""
     result = api.report(out=out, game=game, players=players_list, games=games,
                         tournament_games=tournament_games, seed=seed, field=field, rules=rules, deck=deck,
-                        threads=threads, progress=not quiet)
+                        threads=threads, progress=not quiet, margin=margin)
+    if as_json:
+        echo_json(result.to_dict(), ensure_ascii=False)
+        return
     echo(result.text())
     if not quiet:
         echo(f"wrote {result.html} and {result.markdown}")

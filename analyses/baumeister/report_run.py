@@ -120,7 +120,6 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out: list[str] = []
     if "baumeister-players" in by:
         r = by["baumeister-players"]
-        out.append(shared.seat_line(r.main, r.tables["Win share per seat"], "0 has the first turn"))
         out.append(shared.skill_line(r.main, measure.SKILLED, measure.WEAK))
     if "baumeister-prices" in by:
         out.append(_price_line(by["baumeister-prices"].main))

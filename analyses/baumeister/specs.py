@@ -124,4 +124,4 @@ ANALYSES = (
                  (_players("2,3,4"), *COMMON), f"{_HERE}:auctioneer"),
 )
 
-REPORT = ReportSpec("zsim report: Wettstreit der Baumeister", f"{_HERE}:report_plan")
+REPORT = ReportSpec("Wettstreit der Baumeister: zsim report", f"{_HERE}:report_plan")

@@ -88,7 +88,6 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out: list[str] = []
     if "zahlemann-players" in by:
         r = by["zahlemann-players"]
-        out.append(shared.seat_line(r.main, r.tables["Win share per seat"], "0 leads the first round"))
         out.append(shared.skill_line(r.main, measure.SKILLED, measure.WEAK))
     if "zahlemann-variants" in by:
         out.append(_variant_line(by["zahlemann-variants"].main))

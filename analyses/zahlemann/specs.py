@@ -126,4 +126,4 @@ ANALYSES = (
                   *COMMON), f"{_HERE}:forget"),
 )
 
-REPORT = ReportSpec("zsim report: Zahlemann & Söhne", f"{_HERE}:report_plan")
+REPORT = ReportSpec("Zahlemann & Söhne: zsim report", f"{_HERE}:report_plan")

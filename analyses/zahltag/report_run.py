@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyses import common
-from analyses.common import DEFINITIONS, p_text
+from analyses.common import DEFINITIONS
 from analyses.report_parts import (ReportPlan, builtin_field, glossary, machine, tournament_lines,
                                    tournament_result)
 from analyses.result import AnalysisResult
@@ -57,15 +57,13 @@ def run(plan: Plan, advance=None) -> list[AnalysisResult]:
 def key_findings(results: list[AnalysisResult]) -> list[str]:
     """The report's opening summary, a line per question, written from the
     tables the analyses computed: the best hand size per player count and
-    payday cost first, then the seat gap, when eliminations become common,
+    payday cost first (the seats have their verdicts), then when eliminations become common,
     what counting cards is worth, and who wins the tournaments. Each
     section's own findings say more."""
     by_name = {("tournament" if r.name.startswith("tournament-") else r.name): r for r in results}
     out: list[str] = []
     if "tradeoff" in by_name:
         out += _hand_lines(by_name["tradeoff"])
-    if "players" in by_name:
-        out += _seat_lines(by_name["players"])
     if "payday-cost" in by_name:
         out += _elimination_lines(by_name["payday-cost"])
     if "players" in by_name:
@@ -106,26 +104,6 @@ def _hand_lines(r: AnalysisResult) -> list[str]:
             text += f" (at the smallest target tried for payday cost {', '.join(map(str, edge))})"
         out.append(text + ".")
     return out
-
-
-def _seat_lines(r: AnalysisResult) -> list[str]:
-    bal, seats = _table(r, "Balance per player count"), _table(r, "Win share per seat")
-    if bal is None or seats is None:
-        return []
-    parts = []
-    for row in bal.sort("players").iter_rows(named=True):
-        p, pv = row["players"], row["seat_p"]
-        s = seats.filter(pl.col("players") == p)
-        if pv is not None and pv < 0.05:
-            hi = s.sort("win_share", descending=True).row(0, named=True)
-            lo = s.sort("win_share").row(0, named=True)
-            parts.append(f"{p} players: seat {hi['seat']} {common.share_text(hi['win_share'], hi['win_share_ci95'])}"
-                         f", seat {lo['seat']} {common.share_text(lo['win_share'], lo['win_share_ci95'])} "
-                         f"(not even, p {p_text(pv)})")
-        else:
-            parts.append(f"{p} players: no gap found (p {p_text(pv)}; spread at most "
-                         f"{row['seat_spread_pp_hi']:.1f} pp)")
-    return ["Seat order (seat 0 starts): " + "; ".join(parts) + "."]
 
 
 def _elimination_lines(r: AnalysisResult) -> list[str]:

@@ -124,4 +124,4 @@ ANALYSES = (
         f"{_HERE}:tradeoff"),
 )
 
-REPORT = ReportSpec("zsim report", f"{_HERE}:report_plan")
+REPORT = ReportSpec("Zahltag: zsim report", f"{_HERE}:report_plan")
