@@ -56,6 +56,8 @@ class Verdict:
     margin_pp: float
     games: int
     games_needed: int | None = None
+    #: the table size the verdict speaks of, where it speaks of one
+    players: int | None = None
 
     @property
     def sentence(self) -> str:
@@ -152,7 +154,8 @@ def seats_from_shares(shares, halves, games: int, margin_pp: float = MARGIN_PP) 
                   f"±{margin_pp:g} pp; {_games(games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)))}.")
     return Verdict("seats", outcome, label, f"Seats: {label} {where}", detail, float(delta[seat]), float(delta[seat] - z * se[seat]),
                    float(delta[seat] + z * se[seat]), margin_pp, int(n),
-                   games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)) if outcome == UNSURE else None)
+                   games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)) if outcome == UNSURE else None,
+                   players)
 
 
 def _seat(seat: int, players: int) -> str:
@@ -161,7 +164,7 @@ def _seat(seat: int, players: int) -> str:
 
 
 def edge(question: str, estimate_pp: float, half_pp: float, games: int, margin_pp: float = MARGIN_PP, *,
-         subject: str, effect: str, no_effect: str, unit: str = "pp") -> Verdict:
+         subject: str, effect: str, no_effect: str, unit: str = "pp", players: int | None = None) -> Verdict:
     """A difference with its 95% half-width (both in percentage points), read
     against the margin: ``effect`` (say, "skill decides") when it clears the
     margin, ``no_effect`` ("luck decides at this margin") when it lies
@@ -179,4 +182,4 @@ def edge(question: str, estimate_pp: float, half_pp: float, games: int, margin_p
         needed = games_to_decide(estimate_pp, half_pp, margin_pp, games)
         label, detail = "can't tell yet", f"{figure} against a margin of ±{margin_pp:g} {unit}; {_games(needed)}."
     return Verdict(question.lower(), outcome, label, f"{question}: {label}", detail, estimate_pp, lo, hi, margin_pp,
-                   games, needed)
+                   games, needed, players)

@@ -208,7 +208,7 @@ def test_zahlemann_analyses_refuse_bad_input(tmp_path):
 def test_report_for_zahlemann_writes_every_section(tmp_path):
     out = tmp_path / "rep"
     r = ok("report", "--game", "zahlemann", "--players", "2,4", "-n", "400", "--tournament-games", "4",
-           "--out", str(out), "-q")
+           "--strong", "ismcts:iterations=16", "--out", str(out), "-q")
     assert r.output.startswith("Verdicts\n- Seats: ")
     assert "Key findings" in r.output
     md = (out / "report.md").read_text(encoding="utf-8")
@@ -218,7 +218,7 @@ def test_report_for_zahlemann_writes_every_section(tmp_path):
                   "What the columns and strategies mean"):
         assert f"## {title}" in md, title
     assert "zsim report --game zahlemann --players 2,4 --games 400 --tournament-games 4" in md
-    assert len(list((out / "figures").glob("*.png"))) == 8
+    assert len(list((out / "figures").glob("*.png"))) == 9         # the strong player's section has one
     assert "Coins: with change from the round's winner, change is missing in" in md
 
 
@@ -228,7 +228,8 @@ def test_a_report_whose_field_handicaps_a_seat_says_uneven_in_its_verdicts_and_j
     the margin asked for, which the report's command carries."""
     out = tmp_path / "rep"
     r = ok("report", "--game", "zahlemann", "--players", "2", "-n", "400", "--tournament-games", "2",
-           "--field", "counter,random", "--margin", "2.5", "--json", "--out", str(out), "-q")
+           "--field", "counter,random", "--margin", "2.5", "--strong", "ismcts:iterations=16", "--json", "--out",
+           str(out), "-q")
     doc = json.loads(r.output)
     seats = [v for v in doc["verdicts"] if v["question"] == "seats"]
     assert len(seats) == 1 and seats[0]["label"] == "uneven" and seats[0]["outcome"] == "beyond"

@@ -122,6 +122,59 @@ def report_verdicts(module, results, margin: float) -> list:
     return list(own(results, margin) if own else seat_verdicts(results, margin))
 
 
+class StrongPart:
+    """The report's section on the strong player (:mod:`analyses.skill`):
+    played before the game's own analyses, its verdicts after the seats'."""
+
+    def __init__(self, game: str, plan, strong_games: int | None, margin: float, strong: str | None = None):
+        from analyses import skill
+        from zsim._api_inputs import one_spec
+        from zsim.strategy_registry import parse_one, spec_values
+
+        self.game, self.plan, self.margin = game_of(game).name, plan, margin
+        self.default = strong_games is None
+        self.games = max(max(plan.players), plan.games // 100) if strong_games is None else strong_games
+        self.chosen = None if strong is None else parse_one(one_spec(strong, "--strong entry"), self.game)
+        if self.chosen is not None:
+            info, _ = spec_values(self.chosen, self.game)
+            if not info.fair:
+                raise ZsimError(f"--strong {strong} reads hidden cards: the strong player must be a fair one")
+        self.strong = self.chosen or skill.strong_spec(self.game)
+        if self.strong:
+            skill.split_games(self.games, max(plan.players))       # refuses too few games, in one line
+
+    def total_games(self) -> int:
+        from analyses import skill
+
+        return skill.total_games(self.game, self.plan.players, self.games, self.strong)
+
+    def run(self, advance) -> list:
+        from analyses import skill
+
+        r = skill.run(self.game, self.plan.players, self.plan.field, self.games, self.plan.seed, self.plan.rules,
+                      getattr(self.plan, "deck", None), advance, self.margin, self.strong)
+        return [r] if r is not None else []
+
+    def verdicts(self, results, seats: list) -> list:
+        """Skill and the seats under strong play, each compared with the field's ``seats`` verdicts."""
+        from analyses import skill
+
+        if not self.strong:
+            return [skill.not_measured(self.game, self.margin)]
+        part = next((r for r in results if r.name == "skill"), None)
+        return skill.verdicts_of(part, seats, self.game, self.plan.field, self.margin)
+
+    def metadata(self) -> dict:
+        return ({"strong player": self.strong, "strong player's games per player count": self.games}
+                if self.strong else {"strong player": "none yet"})
+
+    def args(self) -> str:
+        import shlex
+
+        text = "" if self.chosen is None else f" --strong {shlex.quote(self.chosen)}"
+        return text + ("" if self.default or not self.strong else f" --strong-games {self.games}")
+
+
 def _deals(tournament_games, games: int) -> int:
     """``tournament_games``, by default a twentieth of ``games``."""
     deals = tournament_games if tournament_games is not None else max(1, games // 20)

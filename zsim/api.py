@@ -337,7 +337,7 @@ def analyze(name: str, *, game: str = DEFAULT_GAME, out: str | os.PathLike | Non
 def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts = "2,3,4", games: int = 20_000,
            tournament_games: int | None = None, seed: int = 0, field: Strategies = None, rules: Rules = None,
            deck: Deck = None, threads: int | None = None, progress: Progress = True,
-           margin: float = 1.0) -> ReportResult:
+           margin: float = 1.0, strong: str | None = None, strong_games: int | None = None) -> ReportResult:
     """Every analysis of ``game``, a tournament of its fair bots and the run's
     metadata as an HTML page and a Markdown twin with PNG figures in the
     folder ``out`` (``zsim report``), written whole or not at all.
@@ -345,7 +345,11 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
     ``games`` per point of every analysis; ``tournament_games`` deals of the
     tournament per player count (default ``games // 20``); ``margin``: the
     practical margin of the verdicts, in percentage points of win share (a
-    gap inside it is no gap; docs/analyses.md).
+    gap inside it is no gap; docs/analyses.md); ``strong_games``: games per
+    player count of the strong player (skill against luck, the seats under
+    strong play; default ``games // 100``, at least one a seat);
+    ``strong``: that player's spec (default the game's own, ``ismcts`` at
+    its default budget; a fair strategy).
 
     Example:
         >>> import zsim
@@ -365,6 +369,7 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
     threads = check_threads(threads)
     check_progress(progress)
     margin = _api_analyses.margin_value(margin)
+    strong_games = whole(strong_games, "--strong-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
     module, plan, title = _api_analyses.report_plan(game=game, players=players, games=games,
                                                     tournament_games=tournament_games, seed=seed, field=field,
                                                     rules=rules, deck=deck)
@@ -377,12 +382,15 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
     text = os.fspath(check_given(out, "--out"))
     target = link_end(Path(text))       # a link to a folder: the report goes where it leads, the link stays
     check_target(target)
+    strong = _api_analyses.StrongPart(game, plan, strong_games, margin, strong)
     started = time.time()
-    results = play("report", plan.total_games(), progress, threads, lambda adv: module.run(plan, adv))
-    meta = module.metadata(plan, time.time() - started)
+    results = play("report", plan.total_games() + strong.total_games(), progress, threads,
+                   lambda adv: strong.run(adv) + module.run(plan, adv))
+    meta = {**module.metadata(plan, time.time() - started), **strong.metadata()}
     findings = module.key_findings(results)
-    verdicts = _api_analyses.report_verdicts(module, results, margin)
-    command = module.command(plan, text) + _api_analyses.margin_args(margin)
+    seats = _api_analyses.report_verdicts(module, results, margin)
+    verdicts = seats + strong.verdicts(results, seats)
+    command = module.command(plan, text) + _api_analyses.margin_args(margin) + strong.args()
     html, md = write_report(results, meta, command, target, findings=findings, title=title, verdicts=verdicts)
     return ReportResult(target, Path(html), Path(md), list(findings), list(verdicts))
 

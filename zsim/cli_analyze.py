@@ -102,15 +102,22 @@ def analyze(game):
               help="the game to report on (`zsim games` lists the games)")
 @click.option("--margin", type=float, default=1.0, show_default=True, metavar="PP",
               help="the verdicts' practical margin, in percentage points of win share: a gap inside it is no gap")
+@click.option("--strong", default=None, metavar="SPEC",
+              help="the strong player of skill against luck and the seats under strong play (a fair strategy) "
+                   "[default: the game's own, ismcts at its default budget]")
+@click.option("--strong-games", type=int, default=None,
+              help="games per player count of the strong player (skill, the seats under strong play) "
+                   "[default: --games / 100]")
 @click.option("--json", "as_json", is_flag=True, help="print the verdicts and key findings as JSON")
 def report(players_list, games, tournament_games, seed, field, rules, deck, out, quiet, threads, game, margin,
-           as_json):
+           strong, strong_games, as_json):
     """Every analysis, the built-in tournament and the run's metadata as an HTML
     and Markdown report with PNG plots, opening with a verdict per question
     (balanced, uneven or can't tell yet, against --margin)."""
     result = api.report(out=out, game=game, players=players_list, games=games,
                         tournament_games=tournament_games, seed=seed, field=field, rules=rules, deck=deck,
-                        threads=threads, progress=not quiet, margin=margin)
+                        threads=threads, progress=not quiet, margin=margin, strong=strong,
+                        strong_games=strong_games)
     if as_json:
         echo_json(result.to_dict(), ensure_ascii=False)
         return

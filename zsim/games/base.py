@@ -77,6 +77,10 @@ class StrategyContract:
     #: the options a search node offers before its visits widen it (the
     #: default of the searches' ``widen``; see ``zsim/harness/search_nb.py``)
     widen: int = 32
+    #: the strongest fair player, as reports ask it (skill against luck, the seats
+    #: under strong play); "" where the game has none yet, ``strong_note`` saying why
+    strong: str = "ismcts"
+    strong_note: str = ""
 
 
 class Game(ABC):

@@ -51,6 +51,8 @@ class Baumeister(PackagedGame):
         rollout="builder",
         horizon=40,
         widen=2,
+        strong="",
+        strong_note="Baumeister's search does not yet beat its best bot, builder (docs/strategies.md)",
         doc="decide_nb(seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, rng) -> an "
             "index into opts[:n], or an amount for an opening bid, a raise (0 passes) or an offer (0: none). "
             "A fair strategy reads loc[c] only where known[seat, c] is 1, and draws only from stream 1 + seat.")
