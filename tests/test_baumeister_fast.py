@@ -27,7 +27,7 @@ from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.cards import default_deck, parse_deck
 from zsim.games.baumeister.rules import Rules
 
-GAMES = 10_000
+GAMES = 5_000
 STEP = 500
 SEED = 20261202
 SMALL = ("card,type,value,shields,coins\n1,corner_tower,2,1,0\n2,corner_tower,2,2,0\n3,tower,1,1,0\n"

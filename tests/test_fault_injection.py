@@ -27,7 +27,7 @@ import polars as pl
 import pytest
 from conftest import check_finished_run_folder, start_zsim
 
-TRIALS = 18
+TRIALS = 9
 SHARDS = 40                 # 80,000 games in chunks of 2,000
 ARGS = ["simulate", "-p", "4", "--strategies", "simple,counter,random,undercut", "--games", "80000",
         "--chunk", "2000", "--threads", "1", "--seed", "5", "--json", "-q"]

@@ -22,7 +22,7 @@ from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_dete
                                   fm_options_nb, fm_view_nb, forward_model)
 from zsim.harness.stepping import play_stepped_chunk
 from zsim.rng import game_key
-from zsim.roster import roster_of
+from zsim.roster import roster_for
 from zsim.strategy_registry import bots, strategy_arrays
 
 SEED = 20261207
@@ -127,11 +127,11 @@ def _walk(roster, ids, params, key, n_players, consts, ws, pos, other, seat_rng,
 def test_options_hold_every_bots_answer_and_determinising_keeps_each_seats_view(game):
     spec = registry()[game]
     model = forward_model(game)
+    roster = roster_for(game)         # every bot of the game: one compile of _walk for all the tables
     for players in range(spec.min_players, spec.max_players + 1):
         for k, table in enumerate(seatings(game, players)[:4]):
             m = Matchup(players, table, game=game)
             ids, params = strategy_arrays(game, list(table))
-            roster = roster_of(game, ids, None)
             consts, ws = model.consts(m), model.workspace(m)
             pos, other = np.zeros(model.size(m), np.int64), np.zeros(model.size(m), np.int64)
             opts = np.zeros(model.MAX_OPTIONS, np.int64)
