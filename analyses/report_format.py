@@ -111,6 +111,22 @@ def format_ci(value: float | None, ci: float | None) -> str:
     return f"{value:.{decimals}f} ± {ci:.{decimals}f}"
 
 
+def format_share_bound(value: float, games: int) -> str | None:
+    """A share of ``games`` games that was never (or always) seen, as its
+    bound instead of "0 ± 0": ``< hi`` (or ``> lo``) with the end of the
+    interval zsim prints for a count of 0 (or of all), at 2 significant
+    digits; None for any other share."""
+    from analyses.stats import share_interval
+
+    if not games or games <= 0 or value not in (0.0, 1.0):
+        return None
+    if value == 0:
+        hi = share_interval(0, games)[1]
+        return f"< {_plain(hi, _decimals_for(hi, INTERVAL_DIGITS))}"
+    lo = share_interval(games, games)[0]
+    return f"> {_plain(lo, _decimals_for(1 - lo, INTERVAL_DIGITS))}"
+
+
 def format_interval(value: float | None, lo: float | None, hi: float | None) -> str:
     """``value [lo, hi]`` in plain decimals (see the module docstring): each
     number at 2 significant digits or more, and at least at the decimals that
@@ -179,9 +195,11 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
 
     ``X`` with ``X_lo`` and ``X_hi`` (all numeric) merge into one column
     ``X`` reading "value [lo, hi]"; ``X`` and ``X_ci95`` (both numeric) merge
-    into one column ``X`` reading "value ± ci". The merged column keeps the
-    place of ``X``; the companions disappear. Other columns keep their order
-    and name."""
+    into one column ``X`` reading "value ± ci", except that a share (a name
+    with "share" in it) of a table with a ``games`` column that was never or
+    always seen reads "< bound" or "> bound" (:func:`format_share_bound`),
+    not "0 ± 0". The merged column keeps the place of ``X``; the companions
+    disappear. Other columns keep their order and name."""
     schema = df.schema
     cols = list(df.columns)
     numeric = {c: schema[c].is_numeric() for c in cols}
@@ -206,6 +224,7 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
     dropped = taken | set(cis.values())
     shown = [c for c in cols if c not in dropped]
     index = {c: i for i, c in enumerate(cols)}
+    games_col = "games" in schema and schema["games"].is_integer()
 
     rows: list[list[str]] = []
     for row in df.iter_rows():
@@ -216,7 +235,10 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
                 lo, hi = intervals[c]
                 out.append(format_interval(v, row[index[lo]], row[index[hi]]))
             elif c in cis:
-                out.append(format_ci(v, row[index[cis[c]]]))
+                ci = row[index[cis[c]]]
+                bound = (format_share_bound(float(v), row[index["games"]])
+                         if games_col and "share" in c and ci == 0 and not _is_missing(v) else None)
+                out.append(bound or format_ci(v, ci))
             else:
                 out.append(format_cell(v))
         rows.append(out)

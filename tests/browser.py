@@ -72,6 +72,15 @@ _MEASURE = r"""
       out.tables.push({caption: cap ? cap.textContent : (box ? box.getAttribute("aria-label") : ""),
                        inBox: !!box, width: t.getBoundingClientRect().width});
     });
+    var v = document.querySelector("section.verdicts");
+    if (v) {
+      var vr = v.getBoundingClientRect(), first = v.querySelector("li"), fr = first.getBoundingClientRect();
+      var before = [];
+      for (var e = v.previousElementSibling; e; e = e.previousElementSibling) before.push(e.tagName.toLowerCase());
+      out.verdicts = {top: vr.top + window.scrollY, bottom: vr.bottom + window.scrollY, before: before.reverse(),
+                      firstBottom: fr.bottom + window.scrollY,
+                      fontPx: parseFloat(getComputedStyle(first).fontSize)};
+    }
     document.querySelectorAll(".table-scroll").forEach(function (box) {
       out.boxes.push({label: box.getAttribute("aria-label"), overflowX: getComputedStyle(box).overflowX,
                       scrollWidth: box.scrollWidth, clientWidth: box.clientWidth});

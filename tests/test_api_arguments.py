@@ -204,6 +204,9 @@ WRONG = {
     ("report", "deck"): not_deck(),
     ("report", "threads"): THREADS,
     ("report", "progress"): not_progress(),
+    ("report", "strong"): st.one_of(st.sampled_from(["", "nope", "seer", "ismcts:bogus=1", "simple,random"]),
+                                    st.integers(), st.floats(), st.booleans(), _others(none_ok=True)),
+    ("report", "strong_games"): not_whole(1, MAX_GAMES, none_ok=True),
     ("report", "margin"): st.one_of(st.floats(max_value=0), st.floats(min_value=50.001), st.just(float("nan")),
                                     st.text(max_size=4), st.booleans(), _others(none_ok=False)),
 

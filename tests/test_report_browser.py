@@ -159,6 +159,30 @@ def test_committed_example_report_fits_laptop_and_phone(page):
     _check(browser.measure_page(page))
 
 
+def test_the_verdicts_fill_the_first_screen_and_read_on_a_phone(tmp_path):
+    """The issue's test of a report's first screen: at 1280x800 the verdict
+    box is all there is below the title, whole; at 390x844 the first
+    verdict is on screen, in type no smaller than the page's body text."""
+    from analyses import verdicts
+
+    found = [verdicts.seats_from_shares([0.53, 0.47], [0.006, 0.006], 40_000, players) if players == 2 else
+             verdicts.seats_from_shares([0.25] * players, [0.003] * players, 200_000)
+             for players in (2, 3, 4)]
+    found += [verdicts.edge("Skill", 27.0, 2.1, 3_000, subject=f"at {p} players ismcts against the simple field "
+                            "wins 52.0% (par 25.0%), a lead of", effect="skill decides", no_effect="luck decides")
+              for p in (2, 3, 4)]
+    html, _ = write_report(_synthetic(), {"zsim version": "0.test"}, "zsim report --out r", tmp_path / "r",
+                           findings=["A finding."] * 6, title="Wettstreit der Baumeister: zsim report",
+                           verdicts=found)
+    plt.close("all")
+    m = browser.measure_page(html)
+    laptop, phone = m[browser.LAPTOP]["verdicts"], m[browser.PHONE]["verdicts"]
+    assert laptop["before"] == ["h1"] and phone["before"] == ["h1"]
+    assert laptop["bottom"] <= 800, laptop
+    assert phone["firstBottom"] <= 844 and phone["fontPx"] >= 16, phone
+    _check(m)
+
+
 def test_missing_chromium_fails_with_one_clear_line(monkeypatch, tmp_path):
     assert browser.MISSING_MESSAGE.format(path=browser.CHROMIUM) == (
         "headless Chromium not found at /usr/bin/chromium: "

@@ -217,6 +217,17 @@ def test_format_rules():
     assert format_ci(0.3, float("nan")) == "0.3000"
 
 
+def test_a_share_never_or_always_seen_reads_as_its_bound_not_zero_plus_minus_zero():
+    t = pl.DataFrame({"strategy": ["passive", "simple", "lucky"], "games": [3000, 3000, 20],
+                      "win_share": [0.0, 0.5, 1.0], "win_share_ci95": [0.0, 0.018, 0.0],
+                      "max_bid_hits": [0.0, 0.0, 0.0], "max_bid_hits_ci95": [0.0, 0.0, 0.0]})
+    headers, _, rows = display_table(t)
+    assert headers == ["strategy", "games", "win_share", "max_bid_hits"]
+    assert rows[0][2] == "< 0.0013" and rows[1][2] == "0.500 ± 0.018" and rows[2][2] == "> 0.84"
+    assert rows[0][3] == "0 ± 0"              # a mean, not a share: no bound follows from the games
+    assert not any(r[2].endswith("± 0") for r in rows)
+
+
 def test_text_is_escaped(rendered):
     _, html_path, md_path = rendered
     for text in (html_path.read_text(encoding="utf-8"), md_path.read_text(encoding="utf-8")):
