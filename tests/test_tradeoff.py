@@ -225,6 +225,18 @@ def test_every_column_of_the_tables_has_a_definition(small_run):
 
 
 # ---------------------------------------------------------------- the heatmap helper
+def test_outline_draws_the_border_of_a_region_of_cells():
+    fig, axes = common.figure()
+    ax = axes[0][0]
+    before = len(ax.lines)
+    # [[T, F], [T, T]]: 3 edges around the top left, 2 around the bottom left, 3 around the bottom right
+    assert heatmap.outline(ax, [[True, False], [True, True]]) == 8
+    assert len(ax.lines) - before == 8
+    assert heatmap.outline(ax, [[False, False], [False, False]]) == 0
+    assert heatmap.outline(ax, [[True]]) == 4
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
 
 def test_text_colour_stands_out_against_the_cell():
     assert heatmap.text_colour((1.0, 1.0, 0.0, 1.0)) == "black"      # yellow
@@ -297,10 +309,16 @@ def test_run_plays_what_it_announces_and_fills_every_part(small_run):
     for r in best.iter_rows(named=True):
         part = grid_t.filter((pl.col("players") == r["players"]) & (pl.col("payday_cost") == r["payday_cost"]))
         assert r["win_share"] == part["win_share"].max()
-    assert len(result.figures) == 2 + 1 + 2 and set(result.alts) == set(result.figures)
+    assert len(result.figures) == 2 + 2 + 1 + 2 and set(result.alts) == set(result.figures)
     for cap, fig in result.figures.items():
         titles = [a.get_title() for a in fig.axes if a.get_title()]
-        assert titles and all("players)" in t for t in titles), cap
+        assert titles and all("players)" in t or t.endswith(" players") for t in titles), cap
+    # the rules' axes come first, every player count on one colour scale
+    spread = [c for c in result.figures if c.startswith("Seat spread")]
+    assert list(result.figures)[:2] == spread
+    limits = {tuple(a.images[0].get_clim()) for c in spread for a in result.figures[c].axes if a.images}
+    assert len(limits) == 1 and min(limits)[0] == 0.0
+    assert max(limits)[1] >= max(x for x in rule_t["seat_spread_pp"].to_list() if x is not None)
     assert any("At 2 players" in a for a in result.alts.values())
     assert len(result.findings) >= 4
     assert "240 games per point" in result.summary and "seed 5" in result.summary.lower()
@@ -345,7 +363,7 @@ def test_cli_writes_tables_and_plots(tmp_path):
     rule_t = pl.read_csv(tmp_path / "t-the-field-per-dealt-hand-size-and-payday-cost.csv")
     assert grid_t.height == 8 and rule_t.height == 8
     pngs = sorted((tmp_path / "plots").glob("tradeoff-*.png"))
-    assert len(pngs) == 5
+    assert len(pngs) == 7          # per player count: the seat spread, the strategy grid, the rule grid; and one
     for p in pngs:
         assert_png(p)
     assert "Best target hand per payday cost" in r.output and "±" in r.output

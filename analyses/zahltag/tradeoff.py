@@ -27,8 +27,8 @@ import polars as pl
 
 from analyses import common, stats
 from analyses.zahltag import hand_size
-from analyses.zahltag.tradeoff_figures import (best_alt, best_figure, rule_alt, rule_figure, strategy_alt,
-                                               strategy_figure)
+from analyses.zahltag.tradeoff_figures import (best_alt, best_figure, rule_alt, rule_figure, spread_alt,
+                                               spread_figure, strategy_alt, strategy_figure)
 from analyses.zahltag.tradeoff_words import edge_sentences, join_words, pm, rule_sentence, span_text, trend
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
@@ -326,8 +326,15 @@ def run(players_list, field: str | None, games: int, seed: int, rules: Rules, de
         f"dealt {hand0}. Money in millions per game; intervals 95% (Wilson for the elimination rate).")
 
     figs, alts = {}, {}
+    spreads = [x for x in rule["seat_spread_pp"].to_list() if x is not None and x == x]
+    vmax = max([1.0, *spreads])                  # one colour scale for every player count
     for p in players_list:
-        cap = (f"Win share and income less payday cost of one seat on {TESTED}:target against the field, "
+        cap = (f"Seat spread by cards dealt and payday cost, {p} players (one colour scale for every player "
+               f"count; outlined: eliminations in more than 5% of games; boxed: the printed rules)")
+        figs[cap] = spread_figure(rule, p, hand0, cost0, vmax)
+        alts[cap] = spread_alt(rule, p, hand0, cost0)
+    for p in players_list:
+        cap = (f"What hand should a player aim for? Win share and income less payday cost of one seat on {TESTED}:target against the field, "
                f"{p} players (cells: value and 95% half-width; star: best target per payday cost; "
                f"outlined: the default)")
         figs[cap] = strategy_figure(grid, best, p, default, cost0)
@@ -352,4 +359,4 @@ def run(players_list, field: str | None, games: int, seed: int, rules: Rules, de
          "targets": targets, "payday_costs": costs, "hand_sizes": hand_sizes, "default_target": default,
          "default_payday_cost": cost0, "default_hand_size": hand0},
         alts=alts, details=(t_grid, t_rule), findings=findings(best, rule, default, cost0),
-        wide=tuple(c for c in figs if not c.startswith("Best target hand")))
+        wide=tuple(c for c in figs if not c.startswith(("Best target hand", "Seat spread"))))

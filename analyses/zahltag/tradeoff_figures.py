@@ -10,6 +10,8 @@ against payday cost with the targets within noise of it. Drawn from the tables
 from __future__ import annotations
 
 import polars as pl
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 
 from analyses import common, heatmap
 from analyses.zahltag.hand_size import TESTED
@@ -80,6 +82,47 @@ def best_figure(best: pl.DataFrame, targets) -> object:
     ax.set_title(f"Best target hand against payday cost ({', '.join(map(str, players))} players)")
     ax.legend(fontsize=9)
     return fig
+
+
+#: eliminations above this share of games are outlined on the seat-spread maps
+ELIMINATIONS_OUTLINED = 0.05
+
+
+def spread_figure(rule: pl.DataFrame, p: int, hand0: int, cost0: int, vmax: float):
+    """The seats' spread around par by dealt hand and payday cost at ``p``
+    players, on the colour scale 0..``vmax`` every player count shares, the
+    cells where more than 5% of games see an elimination outlined and the
+    printed rules boxed."""
+    t = rule.filter(pl.col("players") == p)
+    fig, axes = common.figure(width=6.0, height=3.4)
+    ax = axes[0][0]
+    rows, cols, v, _ = _cells(t, "payday_cost", "hand_size", "seat_spread_pp", None)
+    text = [[heatmap.MISSING if x is None else f"{x:.1f}" for x in row] for row in v]
+    boxes = [(rows.index(cost0), cols.index(hand0))] if cost0 in rows and hand0 in cols else []
+    heatmap.draw(ax, v, rows, cols, text=text, boxes=boxes, vmin=0.0, vmax=vmax, fontsize=10,
+                 cbar_label="seat spread (pp of win share)", ylabel=COST_LABEL,
+                 xlabel="cards dealt to each player (rule hand_size)",
+                 title=f"How uneven are the seats? {p} players")
+    _, _, e, _ = _cells(t, "payday_cost", "hand_size", "elimination_rate", None)
+    heatmap.outline(ax, [[x is not None and x > ELIMINATIONS_OUTLINED for x in row] for row in e])
+    handles = [Line2D([], [], color="#d55e00", linewidth=2.6,
+                      label=f"eliminations in more than {ELIMINATIONS_OUTLINED:.0%} of games")]
+    if boxes:
+        handles.append(Rectangle((0, 0), 1, 1, fill=False, edgecolor="black", linewidth=2.5,
+                                 label=f"printed rules: deal {hand0}, payday cost {cost0}"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=1, fontsize=10, frameon=False)
+    return fig
+
+
+def spread_alt(rule: pl.DataFrame, p: int, hand0: int, cost0: int) -> str:
+    t = rule.filter(pl.col("players") == p).sort("payday_cost", "hand_size")
+    cells = "; ".join(f"deal {r['hand_size']} cost {r['payday_cost']}: {r['seat_spread_pp']:.1f}"
+                      for r in t.iter_rows(named=True) if r["seat_spread_pp"] is not None)
+    hot = [f"deal {r['hand_size']} cost {r['payday_cost']}" for r in t.iter_rows(named=True)
+           if r["elimination_rate"] is not None and r["elimination_rate"] > ELIMINATIONS_OUTLINED]
+    return (f"Seat spread in percentage points of win share at {p} players, by cards dealt and payday cost "
+            f"(printed rules: deal {hand0}, cost {cost0}): {cells}. Eliminations above "
+            f"{ELIMINATIONS_OUTLINED:.0%}: {', '.join(hot) or 'nowhere'}.")
 
 
 def rule_figure(rule: pl.DataFrame, p: int, hand0: int, cost0: int):
