@@ -100,5 +100,5 @@ def test_resume_after_a_kill_at_a_random_moment_is_an_unbroken_run(tmp_path, unb
     # the trials did cut runs short, in every way (not all after the end)
     for name in ("SIGKILL", "SIGTERM", "SIGINT"):
         cut = [o for o in outcomes if o[0] == name and o[1] == EXPECTED[getattr(signal, name)]]
-        assert len(cut) >= 4, outcomes
+        assert len(cut) >= 2, outcomes     # 3 trials a signal; one may land after the run is done
     assert any(0 < o[2] < SHARDS for o in outcomes), outcomes
