@@ -165,7 +165,7 @@ class _Links(HTMLParser):
 def test_report_renders_with_only_existing_files(tmp_path):
     out = tmp_path / "rep"
     printed = ok("report", "--players", "2", "--games", "200", "--tournament-games", "3", "--seed", "4",
-                 "--strong", "ismcts:iterations=16", "--out", str(out), "-q").output
+                 "--strong", "undercut", "--out", str(out), "-q").output
     html = (out / "index.html").read_text()
     md = (out / "report.md").read_text()
     parser = _Links()

@@ -91,10 +91,10 @@ def test_analyze_prints_what_the_api_returns(game, name, cli_args, options):
 
 def test_report_prints_what_the_api_writes(tmp_path):
     args = ["--game", "zahlemann", "-p", "2", "-n", "40", "--tournament-games", "4", "--strong",
-            "ismcts:iterations=16", "-q"]
+            "counter", "-q"]
     out = run_cli("report", *args, "--out", str(tmp_path / "cli"))
     r = api.report(out=tmp_path / "api", game="zahlemann", players=[2], games=40, tournament_games=4,
-                   strong="ismcts:iterations=16", progress=False)
+                   strong="counter", progress=False)
     assert [v.question for v in r.verdicts] == ["seats", "skill", "seats under strong play"]
     assert out == r.text() + "\n"
     assert r.html == tmp_path / "api" / "index.html" and r.html.is_file() and r.markdown.is_file()

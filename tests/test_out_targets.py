@@ -188,7 +188,7 @@ def test_a_report_follows_a_link_to_its_folder(zsim_fork, tmp_path):
     (tmp_path / "reports" / "mine").mkdir(parents=True)
     (tmp_path / "latest").symlink_to("reports/mine", target_is_directory=True)
     done = zsim_fork(["report", "--players", "2", "--games", "200", "--tournament-games", "20", "--quiet",
-                      "--strong", "ismcts:iterations=16", "--out", "latest"], tmp_path)
+                      "--strong", "undercut", "--out", "latest"], tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "latest").is_symlink() and os.readlink(tmp_path / "latest") == "reports/mine"
     assert (tmp_path / "reports" / "mine" / "index.html").is_file()

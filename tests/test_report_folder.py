@@ -38,7 +38,7 @@ from zsim.output import tag_is_stale, temp_tag
 EXAMPLE = Path(__file__).parents[1] / "reports" / "example"
 META = {"zsim version": "0.test", "games per point": 100}
 CLI_REPORT = ["report", "--players", "2", "--games", "2000", "--tournament-games", "50",
-              "--strong", "ismcts:iterations=16", "--out", "site", "--quiet"]
+              "--strong", "undercut", "--out", "site", "--quiet"]
 
 
 # ---------------------------------------------------------------- helpers

@@ -208,7 +208,7 @@ def test_zahlemann_analyses_refuse_bad_input(tmp_path):
 def test_report_for_zahlemann_writes_every_section(tmp_path):
     out = tmp_path / "rep"
     r = ok("report", "--game", "zahlemann", "--players", "2,4", "-n", "400", "--tournament-games", "4",
-           "--strong", "ismcts:iterations=16", "--out", str(out), "-q")
+           "--strong", "counter", "--out", str(out), "-q")
     assert r.output.startswith("Verdicts\n- Seats: ")
     assert "Key findings" in r.output
     md = (out / "report.md").read_text(encoding="utf-8")
@@ -228,7 +228,7 @@ def test_a_report_whose_field_handicaps_a_seat_says_uneven_in_its_verdicts_and_j
     the margin asked for, which the report's command carries."""
     out = tmp_path / "rep"
     r = ok("report", "--game", "zahlemann", "--players", "2", "-n", "400", "--tournament-games", "2",
-           "--field", "counter,random", "--margin", "2.5", "--strong", "ismcts:iterations=16", "--json", "--out",
+           "--field", "counter,random", "--margin", "2.5", "--strong", "counter", "--json", "--out",
            str(out), "-q")
     doc = json.loads(r.output)
     seats = [v for v in doc["verdicts"] if v["question"] == "seats"]
