@@ -83,7 +83,7 @@ def run(game: str, players: list[int], field: str | None, games: int, seed: int,
         return None
     edges, seats = [], []
     for p in players:
-        pts = [pt for pt in points(game, [p], field, games, rules, deck, strong)]
+        pts = points(game, [p], field, games, rules, deck, strong)
         tested = Collector(["players", "role"], ["tested"], [WIN])
         by_seat = Collector(["players", "role"], ["seat"], [WIN])
         play_points([pt for pt in pts if pt.key["role"] != "all strong"], seed, [tested], advance)

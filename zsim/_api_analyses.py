@@ -94,10 +94,6 @@ def report_plan(*, game, players="2,3,4", games=20_000, tournament_games=None, s
     return module, plan, spec.title
 
 
-#: the verdicts' default practical margin, in percentage points of win share
-MARGIN_PP = 1.0
-
-
 def margin_value(margin) -> float:
     """``--margin``, checked: percentage points of win share, above 0 and at most 50."""
     from zsim._api_inputs import real
@@ -110,16 +106,9 @@ def margin_value(margin) -> float:
 
 def margin_args(margin: float) -> str:
     """What a report's command line adds for ``margin``: nothing for the default."""
+    from analyses.verdicts import MARGIN_PP
+
     return "" if margin == MARGIN_PP else f" --margin {margin:g}"
-
-
-def report_verdicts(module, results, margin: float) -> list:
-    """The verdicts a report opens with: the game's own (``verdicts(results,
-    margin)`` in its report module), else a seat verdict per player count."""
-    from analyses.report_parts import seat_verdicts
-
-    own = getattr(module, "verdicts", None)
-    return list(own(results, margin) if own else seat_verdicts(results, margin))
 
 
 class StrongPart:

@@ -388,7 +388,9 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
                    lambda adv: strong.run(adv) + module.run(plan, adv))
     meta = {**module.metadata(plan, time.time() - started), **strong.metadata()}
     findings = module.key_findings(results)
-    seats = _api_analyses.report_verdicts(module, results, margin)
+    from analyses.report_parts import seat_verdicts
+
+    seats = seat_verdicts(results, margin)
     verdicts = seats + strong.verdicts(results, seats)
     command = module.command(plan, text) + _api_analyses.margin_args(margin) + strong.args()
     html, md = write_report(results, meta, command, target, findings=findings, title=title, verdicts=verdicts)
