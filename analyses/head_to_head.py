@@ -22,18 +22,22 @@ def _long(t) -> pl.DataFrame:
 
 def matrix_table(t) -> pl.DataFrame:
     """Row strategy x column strategy: ``<column>`` the share of shared games
-    the row finished above the column, ``<column>_ci95`` its half-width."""
+    the row finished above the column, ``<column>_ci95`` its half-width and
+    ``<column>_games`` the games both played (so that a share never or always
+    seen reads as its bound, :func:`analyses.report_format.display_table`)."""
     h = _long(t)
     entries = list(t.entries)
     cols: dict[str, list] = {"strategy": entries}
     for b in entries:
-        share, ci = [], []
+        share, ci, games = [], [], []
         for a in entries:
             r = h.filter(pl.col("row") == a, pl.col("column") == b)
             share.append(None if r.is_empty() else r["above"][0])
             ci.append(None if r.is_empty() else r["above_ci95"][0])
-        cols[b], cols[f"{b}_ci95"] = share, ci
-    schema = {"strategy": pl.String, **{c: pl.Float64 for c in cols if c != "strategy"}}
+            games.append(None if r.is_empty() else r["games"][0])
+        cols[b], cols[f"{b}_ci95"], cols[f"{b}_games"] = share, ci, games
+    schema = {"strategy": pl.String, **{c: pl.Int64 if c.endswith("_games") else pl.Float64
+                                        for c in cols if c != "strategy"}}
     return pl.DataFrame(cols, schema=schema)
 
 

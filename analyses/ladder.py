@@ -63,7 +63,7 @@ def spec(game) -> AnalysisSpec:
         bound=(("game", game.name),))
 
 
-def _entries(game: str, search: str, budgets: list[int], field, add) -> tuple[list[str], dict[str, int]]:
+def entries_of(game: str, search: str, budgets: list[int], field, add) -> tuple[list[str], dict[str, int]]:
     from zsim.harness.ladder import default_field
     from zsim.strategy_registry import parse_one, registry
 
@@ -91,7 +91,7 @@ def play(*, game, players, budgets, search, field, add, tables, deals, seed, rul
 
     g = game_of(game)
     game_rules(g, rules, max(players))           # every rule checked before a game is played
-    entries, budget_of = _entries(g.name, search, budgets, field, add)
+    entries, budget_of = entries_of(g.name, search, budgets, field, add)
     total = sum(tables * deals * p for p in players)
 
     def run(advance):
@@ -99,11 +99,11 @@ def play(*, game, players, budgets, search, field, add, tables, deals, seed, rul
 
         rounds = [play_round(g.name, p, entries, tables, deals, seed, game_rules(g, rules, p), None, advance)
                   for p in players]
-        return _result(g, rounds, budget_of, rule_options(rules), seed)
+        return result_of(g, rounds, budget_of, rule_options(rules), seed)
     return total, run
 
 
-def _result(g, rounds, budget_of: dict[str, int], rules: list[str], seed: int) -> AnalysisResult:
+def result_of(g, rounds, budget_of: dict[str, int], rules: list[str], seed: int) -> AnalysisResult:
     frames = []
     for r in rounds:
         frames.append(r.ratings.with_columns(

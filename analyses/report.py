@@ -11,15 +11,16 @@ Both documents open with the title and the verdicts (a box of one plain
 sentence per designer question, :mod:`analyses.verdicts`), then the
 report's key findings when the caller gives any and a table of contents,
 followed by one section per analysis in the order given: its title,
-summary, key findings (a bullet list), tables and figures. The run closes
+summary, key findings (a bullet list), figures and tables. The run closes
 them: its metadata (zsim version, rules, deck, seeds, field, games per
 point... whatever the caller put in ``meta``) and the command that
 reproduces the report. Tables a result names in ``details`` are folded
 under their caption (``<details>``, in both documents); figures named in
 ``wide``, and any figure whose PNG is wider than
 :data:`analyses.report_sections.WIDE_PX`, span the
-whole row of the figure grid; a figure's alt text is ``alts[caption]`` or
-else the caption.
+whole row of the figure grid; a figure's alt text is ``alts[caption]``, or
+else the caption followed by the points read off the drawn figure
+(:mod:`analyses.figure_alt`).
 
 Every heading and every caption is unique in the document, so that a
 reader (or a screen reader's list of tables) can tell them apart: a table
@@ -34,8 +35,10 @@ caption, so that it can be scrolled from the keyboard), with its first
 column as row headers that stay in view while it scrolls; the command
 wraps; long words wrap anywhere. Figures sit in a grid of columns at least
 34rem wide, so that each is shown close to its natural size (the tick labels
-of a 110 dpi PNG stay readable), one column on a phone; each figure links to
-its PNG, to see it whole.
+of a 110 dpi PNG stay readable), one column on a phone, and never shrunk
+below the width at which its smallest text reads at 10 CSS px
+(:func:`smallest_text_px`; a phone scrolls a wider one sideways in its own
+box); each figure links to its PNG, to see it whole.
 
 Numbers and cells are printed by :mod:`analyses.report_format` (the same in
 HTML, Markdown and the CLI's tables). This module writes the folder; the
@@ -59,8 +62,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.text import Text
 from PIL import Image
 
+from analyses.figure_alt import describe
 from analyses.report_folder import (MANIFEST_NAME, check_target, make_hidden_dir, report_files,
                                     swap_into_place, write_manifest)
 from analyses.report_html import html_document
@@ -74,6 +79,16 @@ __all__ = ["MANIFEST_NAME", "check_target", "report_files", "write_manifest", "w
 
 #: resolution of the PNGs; ~110 dpi keeps a 6x4 inch figure around 660x440 px
 FIGURE_DPI = 110
+
+
+def smallest_text_px(fig) -> float:
+    """The size of the figure's smallest visible text (tick labels, cell
+    annotations, legend, titles) in pixels of its PNG, once drawn; 0 when it
+    has none. ``bbox_inches="tight"`` crops a figure and never scales it, so
+    a point is FIGURE_DPI / 72 pixels."""
+    sizes = [t.get_fontsize() for t in fig.findobj(Text)
+             if t.get_visible() and t.get_text().strip() and t.get_figure() is fig]
+    return round(min(sizes) * FIGURE_DPI / 72, 2) if sizes else 0.0
 
 
 def _command_text(command: str | list[str] | tuple[str, ...]) -> str:
@@ -102,12 +117,14 @@ def _render(results: list[AnalysisResult], meta: dict, command_text: str, findin
             (folder / "figures").mkdir(exist_ok=True)
             try:
                 fig.savefig(folder / rel, dpi=FIGURE_DPI, bbox_inches="tight", format="png")
+                text_px = smallest_text_px(fig)
+                data = describe(fig)
             finally:
                 plt.close(fig)
             with Image.open(folder / rel) as im:
                 width, height = im.size
             written.append(rel)
-            files.append((rel, width, height))
+            files.append((rel, width, height, text_px, data))
         figure_files.append(files)
     findings = [str(x) for x in findings]
     sections = plan(results, slugs, figure_files, bool(findings), bool(verdicts))

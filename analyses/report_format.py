@@ -25,6 +25,8 @@ HTML, Markdown and the terminal):
   missing end prints the value alone; a missing value is an en dash. The
   ``_lo`` and ``_hi`` columns disappear (an ``X_ci95`` next to an interval
   stays a column of its own).
+* a p-value (a column named ``p`` or ``..._p``) prints at 3 decimals, and
+  below 0.001 as ``< 0.001``: its digits beyond say nothing a reader uses.
 """
 from __future__ import annotations
 
@@ -43,6 +45,8 @@ INTERVAL_DIGITS = 2
 CI_SUFFIX = "_ci95"
 #: suffixes of the columns holding the lower and upper end of a value's interval
 LO_SUFFIX, HI_SUFFIX = "_lo", "_hi"
+#: suffix of the count of games behind a share column of its own (a head-to-head cell)
+GAMES_SUFFIX = "_games"
 #: what an empty cell (None / NaN) shows
 MISSING = "\u2013"
 #: more decimals than this never help a reader of simulation output
@@ -156,6 +160,23 @@ def _plain(x: float, decimals: int) -> str:
     return f"{x:.{decimals}f}"
 
 
+#: p-values below this print as "< P_FLOOR"
+P_FLOOR = 0.001
+
+
+def is_p_value(name: str) -> bool:
+    """Whether a column holds p-values, by its name (``p``, ``seat_p``)."""
+    return name == "p" or name.endswith("_p")
+
+
+def format_p(p: float | None) -> str:
+    """A p-value at 3 decimals, ``< 0.001`` below that; missing, an en dash."""
+    if _is_missing(p):
+        return MISSING
+    p = float(p)
+    return f"< {P_FLOOR}" if p < P_FLOOR else f"{p:.3f}"
+
+
 def format_cell(v: object) -> str:
     """Any value polars hands back from a row, as table text."""
     if v is None:
@@ -198,7 +219,8 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
     into one column ``X`` reading "value ± ci", except that a share (a name
     with "share" in it) of a table with a ``games`` column that was never or
     always seen reads "< bound" or "> bound" (:func:`format_share_bound`),
-    not "0 ± 0". The merged column keeps the place of ``X``; the companions
+    not "0 ± 0"; so does a column ``X`` with ``X_ci95`` and ``X_games``, the
+    games behind each of its shares (the ``X_games`` column disappears). The merged column keeps the place of ``X``; the companions
     disappear. Other columns keep their order and name."""
     schema = df.schema
     cols = list(df.columns)
@@ -225,6 +247,10 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
     shown = [c for c in cols if c not in dropped]
     index = {c: i for i, c in enumerate(cols)}
     games_col = "games" in schema and schema["games"].is_integer()
+    own_games = {c: c + GAMES_SUFFIX for c in cis
+                 if c + GAMES_SUFFIX in schema and schema[c + GAMES_SUFFIX].is_integer()}
+    dropped |= set(own_games.values())
+    shown = [c for c in shown if c not in dropped]
 
     rows: list[list[str]] = []
     for row in df.iter_rows():
@@ -236,9 +262,12 @@ def display_table(df: pl.DataFrame) -> tuple[list[str], list[bool], list[list[st
                 out.append(format_interval(v, row[index[lo]], row[index[hi]]))
             elif c in cis:
                 ci = row[index[cis[c]]]
-                bound = (format_share_bound(float(v), row[index["games"]])
-                         if games_col and "share" in c and ci == 0 and not _is_missing(v) else None)
+                n = (row[index[own_games[c]]] if c in own_games
+                     else row[index["games"]] if games_col and "share" in c else None)
+                bound = format_share_bound(float(v), n) if n and ci == 0 and not _is_missing(v) else None
                 out.append(bound or format_ci(v, ci))
+            elif numeric[c] and is_p_value(c):
+                out.append(format_p(v))
             else:
                 out.append(format_cell(v))
         rows.append(out)

@@ -7,8 +7,10 @@ caption, so that it can be scrolled from the keyboard), with its first column
 as row headers that stay in view while it scrolls; the command wraps; long
 words wrap anywhere. Figures sit in a grid of columns at least 34rem wide, so
 that each is shown close to its natural size (the tick labels of a 110 dpi PNG
-stay readable), one column on a phone; each figure links to its PNG, to see it
-whole. It renders the sections :mod:`analyses.report_sections` plans, as
+stay readable), one column on a phone; no figure is shrunk below the width at
+which its smallest text reads at 10 CSS px (its ``min-width``; a phone
+scrolls a wider one sideways in its own box, as it does a table); each
+figure links to its PNG, to see it whole. It renders the sections :mod:`analyses.report_sections` plans, as
 :mod:`analyses.report_markdown` renders the same sections in Markdown.
 """
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from analyses.report_format import display_table, meta_value
+from analyses.report_format import meta_value
 from analyses.report_sections import (CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEADING, VERDICTS_HEADING, Figure,
                                       Section, Table)
 
@@ -38,6 +40,8 @@ th, td { border: solid #d0d0d0; border-width: 0 1px 1px 0; padding: .25rem .6rem
 tr > :first-child { border-left-width: 1px; }
 thead tr > *, table.meta tbody tr:first-child > * { border-top-width: 1px; }
 th { background: #f2f2f2; text-align: left; }
+th[title] { text-decoration: underline dotted #888; text-underline-offset: 3px; cursor: help; }
+p.table-note { font-size: .85rem; color: #555; margin: -1rem 0 1.4rem; }
 tbody th { font-weight: 600; background: #f7f7f7; }
 tbody tr:nth-child(even) td { background: #fbfbfb; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -54,6 +58,8 @@ pre { background: #f6f6f6; border: 1px solid #ddd; padding: .6rem .8rem;
 figure { margin: 0; min-width: 0; }
 figure.wide { grid-column: 1 / -1; }
 figure img { display: block; max-width: 100%; height: auto; outline: 1px solid #eee; }
+.figure-scroll { max-width: 100%; overflow-x: auto; }
+.figure-scroll:focus-visible { outline: 2px solid #0072b2; outline-offset: 2px; }
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
 p.result-meta { font-size: .85rem; color: #555; }
 p.empty { font-style: italic; color: #666; }
@@ -76,8 +82,9 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _cell(tag: str, text: str, num: bool, scope: str | None = None) -> str:
-    attrs = (f' scope="{scope}"' if scope else "") + (' class="num"' if num else "")
+def _cell(tag: str, text: str, num: bool, scope: str | None = None, title: str = "") -> str:
+    attrs = (f' scope="{scope}"' if scope else "") + (' class="num"' if num else "") + (
+        f' title="{_e(title)}"' if title else "")
     return f"<{tag}{attrs}>{_e(text)}</{tag}>"
 
 
@@ -87,24 +94,29 @@ def _scroll_box(caption: str, table: str) -> str:
 
 
 def _html_table(t: Table) -> str:
-    """One table in its scroll box (under <details> when folded): header
-    cells scope the columns, the first cell of each row heads its row."""
-    headers, numeric, rows = display_table(t.frame)
+    """One table in its scroll box (under <details> when folded), as
+    :mod:`analyses.report_tables` shaped it: header cells scope the columns
+    and carry their definitions (shown on hover), the first cell of each row
+    heads its row, a note on the columns dropped follows."""
+    sh = t.shaped
+    headers, numeric, rows = sh.headers, sh.numeric, sh.rows
     if not headers:
         return f'<p class="empty">{_e(t.caption)}: (empty table)</p>'
-    head = "".join(_cell("th", h, num, "col") for h, num in zip(headers, numeric))
+    head = "".join(_cell("th", h, num, "col", d) for h, num, d in zip(headers, numeric, sh.definitions))
     parts = ["<table>"]
     if not t.folded:                 # a folded table's caption is its <summary>
         parts.append(f"<caption>{_e(t.caption)}</caption>")
     parts += [f"<thead><tr>{head}</tr></thead>", "<tbody>"]
-    for row in rows:
-        cells = [_cell("th", row[0], numeric[0], "row")]
+    for row, definition in zip(rows, sh.row_definitions):
+        cells = [_cell("th", row[0], numeric[0], "row", definition)]
         cells += [_cell("td", v, num) for v, num in zip(row[1:], numeric[1:])]
         parts.append(f"<tr>{''.join(cells)}</tr>")
     parts.append("</tbody></table>")
     out = _scroll_box(t.caption, "\n".join(parts))
     if not rows:
         out += '\n<p class="empty">(no rows)</p>'
+    if sh.note:
+        out += f'\n<p class="table-note">{_e(sh.note)}</p>'
     if t.folded:
         out = f"<details>\n<summary>{_e(t.caption)}</summary>\n{out}\n</details>"
     return out
@@ -114,8 +126,11 @@ def _html_figures(figures: list[Figure]) -> list[str]:
     out = ['<div class="figures">']
     for f in figures:
         out.append('<figure class="wide">' if f.wide else "<figure>")
-        out.append(f'<a href="{_e(f.src)}"><img src="{_e(f.src)}" width="{f.width}" '
-                   f'height="{f.height}" alt="{_e(f.alt)}"></a>')
+        floor = f' style="min-width: {f.min_width}px" data-text-px="{f.text_px:g}"' if f.min_width else ""
+        img = (f'<a href="{_e(f.src)}"><img src="{_e(f.src)}" width="{f.width}" '
+               f'height="{f.height}" alt="{_e(f.alt)}"{floor}></a>')
+        out.append(f'<div class="figure-scroll" role="region" aria-label="{_e(f.caption)}" tabindex="0">'
+                   f"{img}</div>")
         out.append(f"<figcaption>{_e(f.caption)}</figcaption>")
         out.append("</figure>")
     out.append("</div>")
@@ -171,12 +186,12 @@ def html_document(meta: dict, command: str, sections: list[Section], findings: S
         if r.findings:
             out += _html_findings(r.findings)
         if r.meta:
-            line = " · ".join(f"{k}: {meta_value(v)}" for k, v in r.meta.items())
+            line = " · ".join(f"{str(k).replace('_', ' ')}: {meta_value(v)}" for k, v in r.meta.items())
             out.append(f'<p class="result-meta">{_e(line)}</p>')
+        if s.figures:                # the picture first, its numbers after
+            out += _html_figures(s.figures)
         for t in s.tables:
             out.append(_html_table(t))
-        if s.figures:
-            out += _html_figures(s.figures)
         out.append("</section>")
 
     out.append(f'<h2 id="run">{RUN_HEADING}</h2>')

@@ -12,7 +12,7 @@ import html
 import re
 from collections.abc import Sequence
 
-from analyses.report_format import display_table, meta_value
+from analyses.report_format import meta_value
 from analyses.report_sections import CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEADING, VERDICTS_HEADING, Section, Table
 
 
@@ -58,11 +58,13 @@ def _md_findings(findings: Sequence[str]) -> list[str]:
 def _md_tables(t: Table) -> list[str]:
     """A table under its bold caption; a folded one inside <details>, its
     caption the <summary> (GitHub renders Markdown there between blank lines)."""
-    headers, numeric, rows = display_table(t.frame)
-    if not headers:
+    sh = t.shaped
+    if not sh.headers:
         body = ["*(empty table)*", ""]
     else:
-        body = [_md_table(headers, numeric, rows), ""] + (["*(no rows)*", ""] if not rows else [])
+        body = [_md_table(sh.headers, sh.numeric, sh.rows), ""] + (["*(no rows)*", ""] if not sh.rows else [])
+        if sh.note:
+            body += [f"*{_md_text(sh.note)}*", ""]
     if t.folded:
         return ["<details>", f"<summary>{html.escape(' '.join(t.caption.split()), quote=False)}</summary>",
                 "", *body, "</details>", ""]
@@ -103,12 +105,12 @@ def md_document(meta: dict, command: str, sections: list[Section], findings: Seq
         if r.findings:
             out += _md_findings(r.findings)
         if r.meta:
-            line = " · ".join(f"{k}: {meta_value(v)}" for k, v in r.meta.items())
+            line = " · ".join(f"{str(k).replace('_', ' ')}: {meta_value(v)}" for k, v in r.meta.items())
             out += [f"*{_md_text(line)}*", ""]
+        for f in s.figures:          # the picture first, its numbers after
+            out += [f"![{_md_link_text(f.alt)}]({f.src})", "", f"*{_md_text(f.caption)}*", ""]
         for t in s.tables:
             out += _md_tables(t)
-        for f in s.figures:
-            out += [f"![{_md_link_text(f.alt)}]({f.src})", "", f"*{_md_text(f.caption)}*", ""]
     if out[-1] != "":
         out.append("")
     out += ['<a name="run"></a>', f"## {RUN_HEADING}", ""]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analyses import common
+from analyses.report_tables import label
 from analyses.result import AnalysisResult
 from zsim.strategy_registry import registry
 
@@ -118,7 +119,7 @@ def glossary(definitions: dict[str, str], game: str, example: str) -> AnalysisRe
     """The report's last section: what every column (``definitions``) and every
     strategy of ``game`` means; ``example``: a rare event of the game, for the
     paragraph on rates."""
-    t = pl.DataFrame({"column": list(definitions), "meaning": list(definitions.values())})
+    t = columns_table(definitions)
     reg = registry(game)
     names = sorted(reg)
     strategies = pl.DataFrame({"strategy": names, "plays": [reg[n].description for n in names],
@@ -130,6 +131,27 @@ def glossary(definitions: dict[str, str], game: str, example: str) -> AnalysisRe
                           "Wilson interval as \"value [lo, hi]\", and a count of zero reads \"< hi\", "
                           "about 3.84 / games. docs/analyses.md gives every formula.",
                           {"Columns": t, "Strategies": strategies})
+
+
+def columns_table(definitions: dict[str, str]) -> pl.DataFrame:
+    """The glossary's table of columns: the header a report shows, the name
+    in ``--json`` and ``--out`` files, and the meaning."""
+    return pl.DataFrame({"column": [label(n) for n in definitions], "name": list(definitions),
+                         "meaning": list(definitions.values())}, schema={"column": pl.String, "name": pl.String,
+                                                                       "meaning": pl.String})
+
+
+def extend_glossary(results: list[AnalysisResult]) -> None:
+    """Add to the glossary among ``results`` (the result named "glossary",
+    if any) the columns other results define themselves and it lacks."""
+    gloss = next((r for r in results if r.name == "glossary" and "Columns" in r.tables), None)
+    if gloss is None:
+        return
+    known = dict(zip(gloss.tables["Columns"]["name"].to_list(), gloss.tables["Columns"]["meaning"].to_list()))
+    for r in results:
+        for name, meaning in r.definitions.items():
+            known.setdefault(name, meaning)
+    gloss.tables["Columns"] = columns_table(known)
 
 
 def machine() -> str:
@@ -159,8 +181,10 @@ def seat_verdicts(results: list[AnalysisResult], margin_pp: float) -> list:
     return out
 
 
-def skill_line(balance: pl.DataFrame, skilled: str, weak: str) -> str:
-    """The key finding on skill: the skilled bot's edge over par among weak ones, per player count."""
-    parts = [f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players"
-             for r in balance.iter_rows(named=True)]
-    return f"Skill: {skilled} in one seat among {weak} wins this much above par: " + ", ".join(parts) + "."
+def bot_edge_line(balance: pl.DataFrame, bot: str, weak: str) -> str:
+    """The key finding on the bot edge: ``bot``'s win share above par in one seat among ``weak``,
+    per player count; a heuristic's edge over weak players, not the game's skill (which the
+    report measures with the strong player, :mod:`analyses.skill`)."""
+    from analyses.setting_tables import bot_edge_text
+
+    return "A bot's edge over weak players: " + bot_edge_text(balance, bot, weak)

@@ -12,6 +12,7 @@ the same plan.
 """
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -19,12 +20,16 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from analyses.report_tables import Shaped, shape
 from analyses.result import AnalysisResult
 
 #: a figure whose PNG is wider than this many pixels spans the figure grid's
 #: whole row even when its result does not list it in ``wide`` (two panels or
 #: more side by side: in one grid column it would shrink to unreadable labels)
 WIDE_PX = 900
+#: the smallest text a reader is asked to read, in CSS px: no figure is shown
+#: so small that its smallest label (tick, annotation, legend) falls below it
+READABLE_PX = 10
 #: what joins a repeated caption and the title of its section
 CAPTION_JOIN = " \u2014 "
 
@@ -88,6 +93,11 @@ class Table:
     caption: str                     # unique in the document
     frame: pl.DataFrame
     folded: bool                     # shown under <details>
+    shaped: Shaped | None = None     # as a person reads it (analyses.report_tables); None: shape(frame)
+
+    def __post_init__(self) -> None:
+        if self.shaped is None:
+            self.shaped = shape(self.frame)
 
 
 @dataclass
@@ -98,6 +108,16 @@ class Figure:
     width: int                       # of the PNG, in pixels
     height: int
     wide: bool                       # spans the figure grid's row
+    text_px: float = 0.0             # its smallest text, in PNG pixels (0: unknown / no text)
+
+    @property
+    def min_width(self) -> int:
+        """The narrowest it may be shown (CSS px) with its smallest text at
+        READABLE_PX or more; a phone scrolls it sideways in its box instead
+        of shrinking it further. Its natural width when it has no text."""
+        if self.text_px <= 0:
+            return 0
+        return min(math.ceil(self.width * READABLE_PX / self.text_px), 4 * self.width)
 
 
 @dataclass
@@ -109,11 +129,32 @@ class Section:
     figures: list[Figure] = field(default_factory=list)
 
 
+def definitions(results: list[AnalysisResult]) -> dict[str, str]:
+    """What each column means, name -> meaning: what each result defines
+    itself (``AnalysisResult.definitions``), and the report's glossary, any
+    table with the columns ``meaning`` and ``name`` (or ``column``)."""
+    out: dict[str, str] = {}
+    for r in results:
+        out.update(r.definitions)
+    for r in results:
+        for t in r.tables.values():
+            key = "name" if "name" in t.columns else "column"
+            if "meaning" in t.columns and key in t.columns:
+                out.update(zip(t[key].cast(pl.String).to_list(), t["meaning"].cast(pl.String).to_list()))
+    return out
+
+
 def plan(results: list[AnalysisResult], slugs: list[str], figure_files: list[list[tuple[str, int, int]]],
          with_findings: bool, with_verdicts: bool = False) -> list[Section]:
     """The sections, with headings unique among the document's headings and
-    captions (tables and figures together) unique in the document.
-    `figure_files` holds, per result, (src, width, height) of each figure."""
+    captions (tables and figures together) unique in the document, and each
+    table shaped for a reader (:func:`analyses.report_tables.shape`, its
+    headers defined by the report's glossary, :func:`definitions`).
+    `figure_files` holds, per result, (src, width, height[, smallest text
+    px[, its points as text]]) of each figure: a figure whose result gives
+    no alt text of its own (or only its caption) is described by its caption
+    and its points."""
+    meanings = definitions(results)
     own = (([VERDICTS_HEADING] if with_verdicts else []) + ([FINDINGS_HEADING] if with_findings else [])
            + [RUN_HEADING, CONTENTS_HEADING])
     titles = _numbered([r.title for r in results], taken=own)
@@ -123,11 +164,13 @@ def plan(results: list[AnalysisResult], slugs: list[str], figure_files: list[lis
     for i, (r, slug, title, files) in enumerate(zip(results, slugs, titles, figure_files), 1):
         s = Section(result=r, title=title, anchor=f"sec-{i}-{slug}")
         for caption, frame in r.tables.items():
-            s.tables.append(Table(next(captions), frame, caption in r.details))
-        for caption, (src, width, height) in zip(r.figures, files):
+            s.tables.append(Table(next(captions), frame, caption in r.details, shape(frame, meanings)))
+        for caption, (src, width, height, *drawn) in zip(r.figures, files):
             shown = next(captions)
-            s.figures.append(Figure(shown, str(r.alts.get(caption) or shown), src, width, height,
-                                    caption in r.wide or width > WIDE_PX))
+            text_px, data = (list(drawn) + [0.0, ""])[:2]
+            own = r.alts.get(caption)
+            alt = str(own) if own and own != caption else (f"{shown}. {data}" if data else shown)
+            s.figures.append(Figure(shown, alt, src, width, height, caption in r.wide or width > WIDE_PX, text_px))
         sections.append(s)
     return sections
 

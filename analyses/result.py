@@ -28,6 +28,10 @@ class AnalysisResult:
     wide: tuple[str, ...] = ()
     #: the analysis's key findings, one sentence each, written from its numbers
     findings: list[str] = field(default_factory=list)
+    #: what its own columns mean, name -> meaning, where the game's glossary
+    #: does not say (a part every game's report shares); shown on hover of a
+    #: header and added to the report's glossary
+    definitions: dict[str, str] = field(default_factory=dict)
 
     @property
     def main(self) -> pl.DataFrame:

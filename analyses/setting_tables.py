@@ -1,10 +1,11 @@
 """What the analyses of Zahlemann & Söhne and Wettstreit der Baumeister share.
 
 Both lay an analysis out as *settings* (a player count, rules, perhaps a
-deck), each playing the field's game and a skill figure (see their
-``measure.py``). The tables, checks and the seat figure that do not depend
-on the game live here; each game's ``measure`` and ``questions`` keep what is
-its own (its metrics, its columns, its words).
+deck), each playing the field's game and a bot edge: a heuristic bot in one
+seat among weak ones (see their ``measure.py``). The tables, checks, the
+seat figure and the bot edge's words that do not depend on the game live
+here; each game's ``measure`` and ``questions`` keep what is its own (its
+metrics, its columns, its words).
 """
 from __future__ import annotations
 
@@ -13,6 +14,26 @@ import polars as pl
 from analyses import common, stats
 from analyses.stats import Mean
 from zsim.errors import ZsimError
+
+#: what the bot edge is not, said beside it in every finding that gives it
+BOT_EDGE_ASIDE = ("a heuristic's edge over weak players; skill itself is measured against the default field "
+                  "by the strong player")
+
+
+def bot_edge_definition(bot: str, weak: str) -> str:
+    """The glossary's meaning of ``bot_edge``: ``bot`` in one seat among ``weak``, and why it is
+    not the game's skill."""
+    return (f"win share above par (1 / players) of {bot} in one seat among {weak} (every seat in turn): a "
+            f"heuristic's edge over weak play, not the game's skill — the report's 'Skill against "
+            f"luck' section measures skill with the strong player")
+
+
+def bot_edge_text(rows: pl.DataFrame, bot: str, weak: str) -> str:
+    """A finding on the bot edge: ``bot`` in one seat among ``weak``, its win share above par per
+    row of ``rows`` (players, bot_edge, bot_edge_ci95) that has one, and what the figure is not."""
+    parts = [f"{r['bot_edge']:+.3f} ± {r['bot_edge_ci95']:.3f} above par at {r['players']} players"
+             for r in rows.iter_rows(named=True) if r.get("bot_edge") is not None]
+    return f"{bot} in one seat among {weak} wins " + ", ".join(parts) + f" ({BOT_EDGE_ASIDE})."
 
 
 def check_spec(spec: str, what: str, game: str) -> str:

@@ -32,6 +32,14 @@ from zsim.harness.chunks import Matchup
 
 WIN = Mean("win_share", "win_units", 1.0 / stats.WIN_UNITS)
 WEAK = "random"
+#: the columns of the section, as the report's glossary explains them
+DEFINITIONS = {
+    "role": "strong: the strong player in one seat against the field; weak: random in that seat instead",
+    "player": "the strategy in the tested seat",
+    "field": "the strategy in every other seat",
+    "edge_pp": "the tested seat's win share less par (1 / players), in percentage points: how far skill "
+               "lifts the strong player (or its lack sinks the weak one)",
+}
 
 
 def strong_spec(game: str) -> str:
@@ -110,15 +118,16 @@ def run(game: str, players: list[int], field: str | None, games: int, seed: int,
     return AnalysisResult("skill", "Skill against luck, and the seats under strong play", summary,
                           {"Skill: win share above par": edge, "Win share per seat under strong play": seat},
                           figs, alts=alts, findings=found,
-                          meta={"strong player": strong, "field": name, "games per player count": games})
+                          meta={"strong player": strong, "field": name, "games per player count": games},
+                          definitions=DEFINITIONS)
 
 
 def skill_verdict(row: dict, margin_pp: float) -> verdicts.Verdict:
     p = row["players"]
     return verdicts.edge("Skill", row["edge_pp"], row["edge_pp_ci95"], int(row["games"]), margin_pp,
-                         subject=f"at {p} players {row['player']} against the {row['field']} field wins "
+                         subject=f"{row['player']} against the {row['field']} field wins "
                                  f"{100 * row['win_share']:.1f}% (par {100 / p:.1f}%), a lead of",
-                         effect="skill decides", no_effect="luck decides", players=p)
+                         effect=f"matters at {p} players", no_effect=f"barely matters at {p} players", players=p)
 
 
 def verdicts_of(result: AnalysisResult | None, field_seats: list[verdicts.Verdict], game: str, field: str | None,

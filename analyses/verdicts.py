@@ -180,6 +180,18 @@ def edge(question: str, estimate_pp: float, half_pp: float, games: int, margin_p
         label, detail = no_effect, f"{figure}, within ±{margin_pp:g} {unit}."
     else:
         needed = games_to_decide(estimate_pp, half_pp, margin_pp, games)
-        label, detail = "can't tell yet", f"{figure} against a margin of ±{margin_pp:g} {unit}; {_games(needed)}."
+        label = "can't tell yet" + (f" at {players} players" if players is not None else "")
+        detail = f"{figure} against a margin of ±{margin_pp:g} {unit}; {_games(needed)}."
     return Verdict(question.lower(), outcome, label, f"{question}: {label}", detail, estimate_pp, lo, hi, margin_pp,
                    games, needed, players)
+
+
+def seat_clause(part, games: int, margin_pp: float = MARGIN_PP) -> str:
+    """The seat verdict of one player count as an analysis's finding words
+    it ("uneven: first player +3.0 ± 1.2 pp against par 50.0% (margin ±1
+    pp)"): ``part`` holds that player count's seats (columns seat,
+    win_share, win_share_ci95), ``games`` the games behind each share."""
+    part = part.sort("seat")
+    v = seats_from_shares(part["win_share"].to_list(), part["win_share_ci95"].to_list(), games, margin_pp)
+    return f"{v.label}: {v.detail.rstrip('.')}"
+

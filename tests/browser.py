@@ -55,7 +55,7 @@ _MEASURE = r"""
     document.body.querySelectorAll("*").forEach(function (el) {
       if (el.tagName === "SCRIPT" || el.tagName === "STYLE") return;
       var up = el.parentElement;
-      if (up && up.closest(".table-scroll")) return;   // its box scrolls it
+      if (up && up.closest(".table-scroll, .figure-scroll")) return;   // its box scrolls it
       var r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) return;              // not laid out
       if (r.right > vw + slack || r.left < -slack || r.width > vw + slack)
@@ -65,7 +65,9 @@ _MEASURE = r"""
       var r = img.getBoundingClientRect();
       out.images.push({src: img.getAttribute("src"), complete: img.complete,
                        naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight,
-                       shownWidth: r.width, linked: !!img.closest("a[href]")});
+                       shownWidth: r.width, linked: !!img.closest("a[href]"),
+                       textPx: parseFloat(img.getAttribute("data-text-px") || "0"),
+                       inBox: !!img.closest(".figure-scroll")});
     });
     document.querySelectorAll("table").forEach(function (t) {
       var box = t.closest(".table-scroll"), cap = t.querySelector("caption");
@@ -81,7 +83,7 @@ _MEASURE = r"""
                       firstBottom: fr.bottom + window.scrollY,
                       fontPx: parseFloat(getComputedStyle(first).fontSize)};
     }
-    document.querySelectorAll(".table-scroll").forEach(function (box) {
+    document.querySelectorAll(".table-scroll, .figure-scroll").forEach(function (box) {
       out.boxes.push({label: box.getAttribute("aria-label"), overflowX: getComputedStyle(box).overflowX,
                       scrollWidth: box.scrollWidth, clientWidth: box.clientWidth});
     });
@@ -167,14 +169,20 @@ def _dump_dom(chromium: Path, url_file: Path, profile: Path, window_width: int) 
     return done.stdout
 
 
-def problems(m: dict, min_scale: float | None = None) -> list[str]:
+#: the smallest text a figure may show, in CSS px (analyses.report_sections.READABLE_PX)
+READABLE_PX = 10
+
+
+def problems(m: dict, min_scale: float | None = None, text_px: float | None = READABLE_PX) -> list[str]:
     """What is wrong with one measurement, one line each (empty: it fits).
 
-    (a) the document scrolls sideways; (b) an element outside a table's
-    scroll box is wider than the viewport or sticks out of it; (c) an image
-    did not load; (d) a table is not in a scroll box (or the box does not
-    scroll). With `min_scale`, also (e) an image shown at less than that
-    share of its natural width (its labels would be too small to read)."""
+    (a) the document scrolls sideways; (b) an element outside a table's or
+    a figure's scroll box is wider than the viewport or sticks out of it;
+    (c) an image did not load; (d) a table or a figure is not in a scroll
+    box (or the box does not scroll). With `text_px`, also (e) a figure whose
+    smallest text (its ``data-text-px``, PNG pixels) is shown smaller than
+    that many CSS px; with `min_scale`, (f) an image shown at less than that
+    share of its natural width."""
     w = m["clientWidth"]
     out = []
     if m["scrollWidth"] > w or m["bodyScrollWidth"] > w:
@@ -185,6 +193,14 @@ def problems(m: dict, min_scale: float | None = None) -> list[str]:
     for img in m["images"]:
         if not (img["complete"] and img["naturalWidth"] > 0):
             out.append(f"image {img['src']} did not load")
+        elif not img["inBox"]:
+            out.append(f"image {img['src']} is not in a .figure-scroll box")
+        elif text_px is not None and img["textPx"] <= 0:
+            out.append(f"image {img['src']} does not say how small its text is (data-text-px)")
+        elif text_px is not None and img["shownWidth"] / img["naturalWidth"] * img["textPx"] < text_px - 0.05:
+            shown = img["shownWidth"] / img["naturalWidth"] * img["textPx"]
+            out.append(f"image {img['src']} shows its smallest text at {shown:.1f} CSS px "
+                       f"({img['shownWidth']:.0f} of its {img['naturalWidth']} px)")
         elif min_scale is not None and img["shownWidth"] < min_scale * img["naturalWidth"] - SLACK:
             out.append(f"image {img['src']} is shown {img['shownWidth']:.0f} px wide, "
                        f"{img['shownWidth'] / img['naturalWidth']:.2f} of its {img['naturalWidth']} px")

@@ -212,7 +212,7 @@ def test_the_report_refuses_a_swept_rule(capsys, tmp_path):
 
 
 def test_the_committed_baumeister_report_reproduces_its_players_tables():
-    from analyses.report_format import display_table
+    from analyses.report_tables import shape
 
     md = (EXAMPLE / "report.md").read_text(encoding="utf-8")
     line = next(x for x in md.splitlines() if x.startswith("zsim report "))
@@ -224,7 +224,7 @@ def test_the_committed_baumeister_report_reproduces_its_players_tables():
                                    default_deck())
     checked = 0
     for table in result.tables.values():
-        for row in display_table(table)[2]:
+        for row in shape(table).rows:          # as the report shows it: labelled, perhaps turned
             cells = [re.escape(html.escape(c, quote=False).replace("|", "\\|")) for c in row]
             assert re.search(r"^\| " + r" \| ".join(cells) + r" \|$", md, flags=re.M), row
             checked += 1
@@ -244,3 +244,6 @@ def test_the_help_names_the_analyses_own_defaults():
     text = " ".join(result.output.split())
     assert f"[default: {measure.SKILLED}]" in text and f"the weak bots it plays against [default: {measure.WEAK}]" in text
     assert f"[default: {measure.FIELD} in every seat]" in text
+    # the bot edge is a heuristic's edge over weaker bots, and the help does not call it skill
+    assert "the bot whose edge over weak players the edge figure measures" in text
+    assert "skill" not in text.lower().replace("--skilled", "")

@@ -8,9 +8,10 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 
 from analyses.zahltag import players
-from analyses.report_format import display_table
+from analyses.report_tables import shape
 from zsim.games.zahltag.deck import default_deck
 from zsim.games.zahltag.rules import Rules
 
@@ -40,9 +41,44 @@ def test_the_example_players_tables_are_reproduced():
     md = (EXAMPLE / "report.md").read_text()
     checked = 0
     for caption, table in result.tables.items():
-        _, _, rows = display_table(table)
-        for row in rows:
+        for row in shape(table).rows:          # as the report shows it: labelled, perhaps turned
             cells = [re.escape(c.replace("|", "\\|")) for c in row]
             assert re.search(r"^\| " + r" \| ".join(cells) + r" \|$", md, flags=re.M), (caption, row)
             checked += 1
     assert checked >= 20
+
+
+REPORTS = [EXAMPLE, EXAMPLE.parent / "zahlemann", EXAMPLE.parent / "baumeister"]
+
+
+@pytest.mark.parametrize("folder", REPORTS, ids=["zahltag", "zahlemann", "baumeister"])
+def test_a_committed_report_reads_as_a_designer_would_have_it(folder):
+    """Verdicts first, each with its margin and interval and no p-value; no
+    snake_case header, no win share printed as "0 ± 0", a definition on
+    every defined header."""
+    text = (folder / "index.html").read_text(encoding="utf-8")
+    body = text[text.index("<body>"):]
+    assert body.index('<section class="verdicts"') < body.index('<h2 id="findings">') < body.index('<h2 id="run">')
+    box = body[body.index('<section class="verdicts"'):body.index("</section>")]
+    items = re.findall(r"<li class=\"(within|beyond|unsure)\">(.*?)</li>", box, flags=re.S)
+    assert len(items) >= 3
+    for outcome, item in items:
+        assert "p =" not in item and "p &lt;" not in item, item
+        if "not measured" not in item:
+            # the margin ("margin of ±1 pp", "(margin ±1 pp)", "within ±1 pp of par") and an interval
+            assert re.search(r"(margin (of )?|within )±\d+(\.\d+)? pp", item), item
+            assert re.search(r"\d ± \d", item), item
+    headers = re.findall(r"<th scope=\"col\"[^>]*>([^<]*)</th>", body)
+    assert headers and not [h for h in headers if "_" in h]
+    shares = 0
+    for table in re.findall(r"<table>.*?</table>", body, flags=re.S):    # a win share is never "0 ± 0"
+        heads = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th scope=\"col\".*?</th>", table)]
+        for row in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S)[1:]:
+            cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[hd][^>]*>.*?</t[hd]>", row)]
+            for head, cell in zip(heads, cells):
+                if head == "Win share":
+                    shares += 1
+                    assert not re.fullmatch(r"[\d.]+ ± 0", cell), (head, cell)
+    assert shares > 20
+    assert body.count(' title="') > 20                      # headers carry their definitions
+    assert "data-text-px=" in body and 'class="figure-scroll"' in body

@@ -402,10 +402,10 @@ def test_carry_over_tables_hold_every_setting_with_its_intervals(carry_json):
     assert list(rows) == [(2, True), (2, False), (3, True), (3, False)]      # the printed rule first
     for (p, carry), r in rows.items():
         assert r["games"] == 600 and r["rounds"] == 15
-        for name in ("mean_score", "fully_tied_share", "discarded_points", "seat_gap", "skill_win_share"):
+        for name in ("mean_score", "fully_tied_share", "discarded_points", "seat_gap", "bot_win_share"):
             assert r[f"{name}_ci95"] is not None and r[f"{name}_ci95"] >= 0, name
         assert 0 <= r["seat_p"] <= 1 and r["best_seat"] in range(p) and r["worst_seat"] in range(p)
-        assert r["skill_edge"] == pytest.approx(r["skill_win_share"] - 1 / p, abs=1e-12)
+        assert r["bot_edge"] == pytest.approx(r["bot_win_share"] - 1 / p, abs=1e-12)
         assert r["fully_tied_share"] <= r["tied_share"] + 1e-12
         if p == 2:                  # two bids tie only with each other: every tie is a full one
             assert r["fully_tied_share"] == pytest.approx(r["tied_share"], abs=1e-12)
@@ -481,7 +481,8 @@ def test_report_writes_the_carry_over_analysis_and_the_tournament(tmp_path):
     for p in (2, 3, 4):
         assert f"Tournament of the built-in field ({p} players)" in md
     findings = md.split("## Key findings", 1)[1].split("\n## ", 1)[0]
-    assert "Carry-over: a fully tied table carried over" in findings and "Skill: matcher" in findings
+    assert "Carry-over: a fully tied table carried over" in findings and "Skill:" not in findings
+    assert "matcher in one seat among random wins" in findings and "skill itself is measured" in findings
     assert "random" in findings and "greedy" in md
     code, _, err = _cli("report", "--game", "geier", "--out", str(tmp_path / "no"), "--rule", "carry_over=false")
     assert code == 2 and "carry_over is swept" in err and not (tmp_path / "no").exists()

@@ -45,18 +45,18 @@ def _balance(rows: list[dict]) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def test_seat_finding_names_the_seats_only_when_the_test_finds_a_gap():
-    bal = _balance([{"players": 2, "seat_p": 0.0004, "seat_spread_pp": 1.25, "seat_spread_pp_lo": 0.8,
-                     "seat_spread_pp_hi": 1.6},
-                    {"players": 4, "seat_p": 0.41, "seat_spread_pp": 0.0, "seat_spread_pp_lo": 0.0,
-                     "seat_spread_pp_hi": 0.7}])
+def test_seat_finding_gives_the_verdict_against_the_margin_not_a_p_value():
+    bal = _balance([{"players": 2, "games": 100_000, "seat_p": 0.0004, "seat_spread_pp": 2.0},
+                    {"players": 4, "games": 100_000, "seat_p": 0.41, "seat_spread_pp": 0.0}])
     seats = pl.DataFrame({"players": [2, 2, 4, 4, 4, 4], "seat": [0, 1, 0, 1, 2, 3],
-                          "win_share": [0.4874, 0.5126, 0.25, 0.251, 0.249, 0.25],
+                          "win_share": [0.48, 0.52, 0.25, 0.251, 0.249, 0.25],
                           "win_share_ci95": [0.003] * 6})
     text = players.seat_finding(bal, seats)
-    assert "at 2 players seat 1 wins 0.513 ± 0.003 and seat 0 0.487 ± 0.003 against a par of 0.500" in text
-    assert "p < 0.001" in text and "spread 1.25 pp [0.80, 1.60]" in text
-    assert "at 4 players no seat gap found (p = 0.410; spread at most 0.70 pp" in text
+    assert "at 2 players seat 1 wins 0.520 ± 0.003 and seat 0 0.480 ± 0.003 against a par of 0.500; uneven: " \
+           "second player +2.0 ± 0.3 pp against par 50.0% (margin ±1 pp)" in text
+    assert "at 4 players seat 1 wins 0.251 ± 0.003 and seat 2 0.249 ± 0.003 against a par of 0.250; balanced: " \
+           "every seat within ±1 pp of par" in text
+    assert "p =" not in text and "p <" not in text
 
 
 def test_eliminations_finding_reads_the_wilson_ends():
@@ -75,3 +75,20 @@ def test_rate_text_prints_percentages_with_their_interval():
     assert common.rate_text(0.0113, 0.0107, 0.0120) == "1.13% [1.07%, 1.20%]"   # never two equal ends
     assert common.rate_text(0.0, 0.0, 0.000192) == "none (< 0.019%)"
     assert common.share_text(0.5123, 0.0031) == "0.512 ± 0.003"
+
+
+def test_the_trade_off_says_its_seat_verdict_beside_the_map():
+    from analyses.zahltag.tradeoff_words import spread_sentence
+
+    part = pl.DataFrame({"players": [4] * 3, "hand_size": [7, 5, 9], "payday_cost": [1, 1, 2],
+                         "seat_spread_pp": [0.4, 0.1, 3.0], "seat_spread_pp_lo": [0.1, 0.0, 2.5],
+                         "seat_spread_pp_hi": [0.7, 0.3, 3.5],
+                         "elimination_rate_hi": [0.01, 0.2, 0.02]})
+    text = spread_sentence(4, part, 7, 1)
+    assert text.startswith("At 4 players the printed rules (deal 7, payday cost 1) spread the seats 0.4 pp "
+                           "[0.1, 0.7] around par: balanced against a margin of 1 pp")
+    # deal 5 is more even but eliminates too often: the most even calm setting is the printed one
+    assert text.endswith("deals 7 at payday cost 1 (0.4 pp).")
+    uneven = spread_sentence(4, part, 9, 2)
+    assert ": uneven against a margin of 1 pp" in uneven
+    assert ": can't tell yet against a margin of 0.5 pp" in spread_sentence(4, part, 7, 1, margin_pp=0.5)

@@ -172,15 +172,16 @@ def test_numbers_formatted(rendered):
     text = html_path.read_text(encoding="utf-8")
     md = md_path.read_text(encoding="utf-8")
     # the _ci95 column merged into its value column, at the value's place
-    assert ('<thead><tr><th scope="col">strategy</th><th scope="col" class="num">win_share</th>'
-            '<th scope="col" class="num">games</th><th scope="col" class="num">mean_money</th></tr></thead>'
+    # headers in plain words (analyses.report_tables.label)
+    assert ('<thead><tr><th scope="col">Strategy</th><th scope="col" class="num">Win share</th>'
+            '<th scope="col" class="num">Games</th><th scope="col" class="num">Mean money</th></tr></thead>'
             ) in text
     assert "win_share_ci95" not in text and "win_share_ci95" not in md
     assert '<tr><th scope="row">simple</th><td class="num">0.2500 ± 0.0030</td>' in text
     assert '<td class="num">0.500 ± 0.013</td>' in text
     assert "| simple | 0.2500 ± 0.0030 | 1000 | \u2013 |" in md
     assert "| random &lt;b&gt; | 0.500 ± 0.013 | 2000 | 12.35 |" in md
-    assert "| strategy | win_share | games | mean_money |" in md
+    assert "| Strategy | Win share | Games | Mean money |" in md
     assert "|---|---:|---:|---:|" in md
     # NaN value, value with an integer-sized ci, a missing ci
     assert "| 5 | \u2013 |" in md
@@ -235,7 +236,8 @@ def test_text_is_escaped(rendered):
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
         assert "&lt;script&gt;evil()&lt;/script&gt;" in text
     md = md_path.read_text(encoding="utf-8")
-    assert "![Cost again \\[bars\\]](figures/hand-size-2.png)" in md
+    # the alt text: the caption, escaped, and the points read off the figure
+    assert "![Cost again \\[bars\\]. against hand size \u2014 1: 0.2, 2: 0.25, 3: 0.3](figures/hand-size-2.png)" in md
     assert "Seats \\| shares &amp; &lt;script&gt;evil()&lt;/script&gt; more." not in md  # only cells
     assert "A sweep, \\*not\\* emphasis." in md
     assert "Seats | shares &amp; &lt;script&gt;evil()&lt;/script&gt; more." in md
@@ -244,9 +246,9 @@ def test_text_is_escaped(rendered):
 def test_toc_and_section_order(rendered):
     _, html_path, md_path = rendered
     text = html_path.read_text(encoding="utf-8")
-    order = ["zsim report", "Contents", "Win share &lt;script&gt;",
-             "Win share by seat", "figures/win-share-1.png", "Hand size against payday cost",
-             "Sweep", "Extra", "figures/hand-size-1.png", "figures/hand-size-2.png", "zsim version"]
+    order = ["zsim report", "Contents", "Win share &lt;script&gt;",      # a section's figures, then its tables
+             "figures/win-share-1.png", "Win share by seat", "Hand size against payday cost",
+             "figures/hand-size-1.png", "figures/hand-size-2.png", "Sweep", "Extra", "zsim version"]
     pos = 0
     for s in order:                      # each found after the one before it
         pos = text.index(s, pos) + len(s)
@@ -444,7 +446,7 @@ def _rich_results() -> list[AnalysisResult]:
         "elimination_rate": [0.00001, 0.0, 0.25, None],
         "elimination_rate_lo": [0.0000018, 0.0, 0.2467, 0.1],
         "elimination_rate_hi": [0.000057, 0.00019, 0.2533, 0.2],
-        "win_share": [0.5, 0.5, 0.5, 0.5],
+        "win_share": [0.5, 0.5, 0.5, 0.4],
         "win_share_ci95": [0.01, 0.01, 0.01, 0.01],
     })
     grid = pl.DataFrame({"x": [1, 2], "y": [3.0, 4.0]})
@@ -499,7 +501,7 @@ def test_result_findings_follow_the_summary(rich):
     first_table = text.index("<table>", summary)
     assert summary < bullets < first_table
     assert "<li>Rule b &amp; c &lt; d.</li>" in text
-    assert "Rules at 2 players.\n\n- At 2 players nothing changes.\n- Rule b &amp; c &lt; d.\n\n**" in md
+    assert "Rules at 2 players.\n\n- At 2 players nothing changes.\n- Rule b &amp; c &lt; d.\n\n![" in md
 
 
 def test_folded_tables(rich):
@@ -514,7 +516,7 @@ def test_folded_tables(rich):
     assert sum(1 for stack in tree.tables if not _has(stack, "details")) == 3   # 2 + run metadata
     assert not any(c.startswith("Full grid") for c in tree.text_of["caption"])
     # Markdown: the same wrapper, blank lines around a valid table
-    assert ("<details>\n<summary>Full grid \u2014 Payday rules</summary>\n\n| x | y |\n|---:|---:|\n"
+    assert ("<details>\n<summary>Full grid \u2014 Payday rules</summary>\n\n| X | Y |\n|---:|---:|\n"
             "| 1 | 3.000 |\n| 2 | 4.000 |\n\n</details>\n") in md
 
 
@@ -560,8 +562,8 @@ def test_interval_cells(rich):
     assert "| a | 0.000010 [0.0000018, 0.000057] | 0.500 ± 0.010 |" in md
     assert "| b | &lt; 0.00019 | 0.500 ± 0.010 |" in md
     assert "| c | 0.2500 [0.2467, 0.2533] | 0.500 ± 0.010 |" in md
-    assert "| d | \u2013 | 0.500 ± 0.010 |" in md
-    assert "| rule | elimination_rate | win_share |" in md
+    assert "| d | \u2013 | 0.400 ± 0.010 |" in md
+    assert "| Rule | Elimination rate | Win share |" in md
 
 
 def test_interval_rules():

@@ -30,8 +30,8 @@ def test_a_strong_player_among_weak_ones_makes_skill_decide():
     assert seats["seat"].to_list() == [0, 1] and abs(sum(seats["win_share"].to_list()) - 1) < 1e-9
     found = skill.verdicts_of(r, [], "zahltag", "random", 1.0)
     assert [v.question for v in found] == ["skill", "seats under strong play"]
-    assert found[0].label == "skill decides" and found[0].players == 2
-    assert found[0].sentence.startswith("Skill: skill decides: at 2 players simple against the random field wins")
+    assert found[0].label == "matters at 2 players" and found[0].players == 2
+    assert found[0].sentence.startswith("Skill: matters at 2 players: simple against the random field wins")
     assert r.findings == [found[0].sentence]
 
 
@@ -69,6 +69,10 @@ def test_a_report_opens_with_skill_and_strong_play_verdicts(tmp_path):
     first = md.index("## Skill against luck, and the seats under strong play")
     assert md.index("## Contents") < first < md.index("## Hand size against payday cost")
     assert "--strong ismcts:iterations=16 --strong-games 4" in md
+    # the skill curve: the search (its budget left to the curve) at every budget, beside the bots
+    curve = md.index("## The skill curve: strength against search budget")
+    assert first < curve < md.index("## Hand size against payday cost")
+    assert "ismcts:iterations=256" in md[curve:] and "At 2 players the search at 256 iterations" in md[curve:]
 
 
 @pytest.mark.parametrize("args, line", [

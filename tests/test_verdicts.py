@@ -103,6 +103,10 @@ def test_an_edge_reads_as_its_question_says():
     assert flat.label == "skill barely matters" and "within ±1 pp" in flat.sentence
     unsure = verdicts.edge("Skill", 0.8, 0.6, 3_000, subject="x", effect="e", no_effect="n")
     assert unsure.outcome == UNSURE and unsure.games_needed == pytest.approx(27_000, abs=1)
+    assert unsure.headline == "Skill: can't tell yet"
+    # a verdict of one player count says which, whatever it reads
+    at4 = verdicts.edge("Skill", 0.8, 0.6, 3_000, subject="x", effect="e", no_effect="n", players=4)
+    assert at4.headline == "Skill: can't tell yet at 4 players"
     for v in (skill, flat, unsure):
         _reads_well(v)
         assert set(v.to_dict()) >= {"question", "outcome", "label", "headline", "detail", "sentence", "estimate_pp", "lo_pp", "hi_pp",

@@ -94,19 +94,19 @@ def test_the_field_figures_equal_a_direct_reduction_of_the_rows():
 
 
 def test_sums_are_the_same_whatever_the_chunk_size():
-    pts = questions.variants_points([2], None, 600, Rules(), questions.SKILL)
+    pts = questions.variants_points([2], None, 600, Rules(), questions.BOTS)
     a = measure.play(pts, ["players", "variant"], 3)
     b = measure.play(pts, ["players", "variant"], 3, chunk=97)
     assert a.seat[2].equals(b.seat[2]) and a.game[2].equals(b.game[2])
 
 
 # ---------------------------------------------------------------- the points
-def test_skill_points_put_the_skilled_bot_in_every_seat_once():
+def test_bot_edge_points_put_the_bot_in_every_seat_once():
     pts = measure.points([3], [measure.Setting({}, Rules())], None, 900)
-    field, skill = pts[0], pts[1:]
+    field, bot = pts[0], pts[1:]
     assert field.key["part"] == "field" and field.matchup.strategies == ("shedder",) * 3
-    assert [p.tested_seat for p in skill] == [0, 1, 2]
-    for p in skill:
+    assert [p.tested_seat for p in bot] == [0, 1, 2] and all(p.key["part"] == "bot" for p in bot)
+    for p in bot:
         assert p.matchup.strategies[p.tested_seat] == "counter" and p.games == 300
         assert sorted(p.matchup.strategies).count("random") == 2
 
@@ -121,13 +121,18 @@ def test_with_forget_changes_forget_only():
 
 
 # ---------------------------------------------------------------- what they find
-def test_players_finds_skill_above_chance_and_none_between_equals():
+def test_players_finds_a_bot_edge_over_random_and_none_between_equals():
     r = questions.players_run([2, 4], None, 2000, 1, Rules())
     t = r.main
+    assert "skill_edge" not in t.columns
     for row in t.iter_rows(named=True):
-        assert row["skill_edge"] - row["skill_edge_ci95"] > 0.05, row     # counter beats random clearly
-    same = questions.players_run([2], None, 2000, 1, Rules(), skill=("random", "random")).main.row(0, named=True)
-    assert abs(same["skill_edge"]) < 2 * same["skill_edge_ci95"]          # a bot against itself is at par
+        assert row["bot_edge"] - row["bot_edge_ci95"] > 0.05, row     # counter beats random clearly
+    same = questions.players_run([2], None, 2000, 1, Rules(), bots=("random", "random")).main.row(0, named=True)
+    assert abs(same["bot_edge"]) < 2 * same["bot_edge_ci95"]          # a bot against itself is at par
+    edge = r.findings[2]           # the finding names the figure for what it is: a heuristic's edge, not skill
+    assert edge.startswith("counter in one seat among random wins ") and "skill itself is measured" in edge
+    for row in t.iter_rows(named=True):
+        assert f"{row['bot_edge']:+.3f} ± {row['bot_edge_ci95']:.3f} above par at {row['players']} players" in edge
     seats = r.tables["Win share per seat"]
     assert seats.group_by("players").agg(pl.col("win_share").sum())["win_share"].to_list() == \
         pytest.approx([1.0, 1.0])
@@ -272,7 +277,7 @@ def test_the_committed_zahlemann_report_reproduces_its_players_tables():
     import re
     import shlex
 
-    from analyses.report_format import display_table
+    from analyses.report_tables import shape
 
     md = (EXAMPLE / "report.md").read_text(encoding="utf-8")
     line = next(x for x in md.splitlines() if x.startswith("zsim report "))
@@ -284,7 +289,7 @@ def test_the_committed_zahlemann_report_reproduces_its_players_tables():
     result = questions.players_run(plist, None, int(opts["--games"]), int(opts["--seed"]), Rules())
     checked = 0
     for table in result.tables.values():
-        for row in display_table(table)[2]:
+        for row in shape(table).rows:          # as the report shows it: labelled, perhaps turned
             # the Markdown escapes | and the HTML specials, as report.md does
             cells = [re.escape(html.escape(c, quote=False).replace("|", "\\|")) for c in row]
             assert re.search(r"^\| " + r" \| ".join(cells) + r" \|$", md, flags=re.M), row

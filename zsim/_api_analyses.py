@@ -135,14 +135,21 @@ class StrongPart:
     def total_games(self) -> int:
         from analyses import skill
 
-        return skill.total_games(self.game, self.plan.players, self.games, self.strong)
+        from analyses import skill_curve
+
+        return (skill.total_games(self.game, self.plan.players, self.games, self.strong)
+                + skill_curve.total_games(self.game, self.plan.players, self.games, self.strong))
 
     def run(self, advance) -> list:
-        from analyses import skill
+        """The skill section and, when the strong player is a search, its skill curve."""
+        from analyses import skill, skill_curve
 
+        deck = getattr(self.plan, "deck", None)
         r = skill.run(self.game, self.plan.players, self.plan.field, self.games, self.plan.seed, self.plan.rules,
-                      getattr(self.plan, "deck", None), advance, self.margin, self.strong)
-        return [r] if r is not None else []
+                      deck, advance, self.margin, self.strong)
+        curve = skill_curve.run(self.game, self.plan.players, self.games, self.plan.seed, self.plan.rules, deck,
+                                self.strong, advance)
+        return [x for x in (r, curve) if x is not None]
 
     def verdicts(self, results, seats: list) -> list:
         """Skill and the seats under strong play, each compared with the field's ``seats`` verdicts."""

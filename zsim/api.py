@@ -388,6 +388,8 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
                    lambda adv: strong.run(adv) + module.run(plan, adv))
     meta = {**module.metadata(plan, time.time() - started), **strong.metadata()}
     findings = module.key_findings(results)
+    from analyses.report_parts import extend_glossary
+    extend_glossary(results)            # the strong player's columns, defined with the game's
     from analyses.report_parts import seat_verdicts
 
     seats = seat_verdicts(results, margin)

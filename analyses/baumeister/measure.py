@@ -10,10 +10,13 @@ of each up to two things:
   (``max_bid_hits`` per game, ``max_bid_rate`` of games). A cap that is hit
   means the figure describes the cap as much as the game, so every table
   carries both and every analysis's findings name them when they are not 0;
-* skill: ``SKILLED`` in one seat among ``WEAK`` ones, taking every seat in
-  turn for an equal share of the games (seat order cancels out). Its win
-  share less par (1 / players), ``skill_edge``, is how far skill rises above
-  the die and the shuffle.
+* the bot edge: the heuristic bot ``SKILLED`` in one seat among ``WEAK``
+  ones, taking every seat in turn for an equal share of the games (seat
+  order cancels out). Its win share less par (1 / players), ``bot_edge``, is
+  that heuristic's edge over weaker play, not the game's skill: a report
+  measures skill with the strong player against the default field
+  (:mod:`analyses.skill`), and Baumeister's report says it is not measured
+  while its search is not yet a strong player.
 
 All points of an analysis play the same seeds from game 0, so settings that
 only change the rules or the deck meet the same shuffles (common random
@@ -32,7 +35,7 @@ from analyses import common, stats
 from analyses import setting_tables as shared
 from analyses.setting_tables import games_of, in_order  # noqa: F401  (the analyses' own names)
 from analyses.play import Collector, Point, play_points, split_games
-from analyses.baumeister.fields import FIELD, SKILLED, WEAK  # noqa: F401  (the field and skill figure's bots)
+from analyses.baumeister.fields import FIELD, SKILLED, WEAK  # noqa: F401  (the field and the bot edge's bots)
 from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
 from zsim.games.baumeister import constants as K
@@ -95,7 +98,7 @@ LABELS = {
     "complete_share": "complete cities (share of seats)",
     "price_per_card": "price per card sold (Thaler)",
     "insolvencies": "insolvencies per game",
-    "skill_edge": "skilled bot's win share above par",
+    "bot_edge": "bot's win share above par among weak bots",
     "win_share": "win share",
     "sales_per_auction": "auctioneer's takings per auction (Thaler)",
     "cards_destroyed": "cards destroyed per game",
@@ -186,9 +189,9 @@ def field_names(field: str | None) -> str:
 
 
 def points(players: list[int], settings: list[Setting], field: str | None, games: int,
-           skill: tuple[str, str] | None = None) -> list[Point]:
-    """The field's point of every setting and player count, and with ``skill`` its
-    skill points: the skilled spec in each seat in turn among the weak one."""
+           bots: tuple[str, str] | None = None) -> list[Point]:
+    """The field's point of every setting and player count, and with ``bots`` (bot, weak)
+    the bot edge's points: the bot in each seat in turn among the weak one."""
     out = []
     for p in players:
         for s in settings:
@@ -196,13 +199,13 @@ def points(players: list[int], settings: list[Setting], field: str | None, games
             seats = tuple(common.field_specs(field_of(s.field or field), p, GAME))
             out.append(Point({**key, "part": "field"}, Matchup(p, seats, s.rules, s.deck, game=GAME), games,
                              tested_seat=-1))
-            if skill is None:
+            if bots is None:
                 continue
             per_seat = split_games(games, p)
             for seat in range(p):
-                specs = [skill[1]] * p
-                specs[seat] = skill[0]
-                out.append(Point({**key, "part": "skill"}, Matchup(p, tuple(specs), s.rules, s.deck, game=GAME),
+                specs = [bots[1]] * p
+                specs[seat] = bots[0]
+                out.append(Point({**key, "part": "bot"}, Matchup(p, tuple(specs), s.rules, s.deck, game=GAME),
                                  per_seat, tested_seat=seat))
     return out
 
@@ -225,18 +228,18 @@ def play(pts: list[Point], keys: list[str], seed: int, advance=None, chunk: int 
     return Measured(seat, game)
 
 
-def skill_table(m: Measured, keys: list[str]) -> pl.DataFrame:
-    """The skilled seat's win share, its edge over par and its score, per setting."""
+def bot_edge_table(m: Measured, keys: list[str]) -> pl.DataFrame:
+    """The bot's seat among weak bots: its edge over par and its score, per setting."""
     parts = []
     for p, sums in m.seat.items():
-        t = sums.filter((pl.col("part") == "skill") & pl.col("tested")).drop("part", "tested")
+        t = sums.filter((pl.col("part") == "bot") & pl.col("tested")).drop("part", "tested")
         if t.is_empty():
             continue
         est = stats.estimates(t, keys, [WIN, Mean("score", "total")])
-        parts.append(est.select(*keys, (pl.col("win_share") - 1.0 / p).alias("skill_edge"),
-                                pl.col("win_share_ci95").alias("skill_edge_ci95"),
-                                pl.col("score").alias("skilled_score"),
-                                pl.col("score_ci95").alias("skilled_score_ci95")))
+        parts.append(est.select(*keys, (pl.col("win_share") - 1.0 / p).alias("bot_edge"),
+                                pl.col("win_share_ci95").alias("bot_edge_ci95"),
+                                pl.col("score").alias("bot_score"),
+                                pl.col("score_ci95").alias("bot_score_ci95")))
     return pl.concat(parts).sort(keys, maintain_order=True) if parts else pl.DataFrame()
 
 
@@ -252,9 +255,9 @@ def select_metrics(f: pl.DataFrame, keys: list[str], columns: list[str]) -> pl.D
 
 def joined(m: Measured, keys: list[str], columns: list[str], settings: list[Setting] | None = None
            ) -> pl.DataFrame:
-    """The field's ``columns`` (with intervals), the caps, and the skill edge, one row per setting."""
+    """The field's ``columns`` (with intervals), the caps, and the bot edge, one row per setting."""
     f = select_metrics(field_table(m, keys), keys, columns)
-    sk = skill_table(m, keys)
+    sk = bot_edge_table(m, keys)
     if not sk.is_empty():
         f = f.join(sk, on=keys, how="left", coalesce=True, maintain_order="left")
     f = f.with_columns(pl.col(pl.Float64).fill_nan(None))

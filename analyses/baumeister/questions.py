@@ -17,9 +17,10 @@ import polars as pl
 from analyses import common
 from analyses.baumeister import measure
 from analyses.baumeister.measure import Setting
-from analyses.common import p_text
+from analyses.report_format import format_ci, format_float
 from analyses.result import AnalysisResult
-from analyses.setting_tables import refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
+from analyses.verdicts import seat_clause
+from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 
 #: the gate experiment: the deck's city gates with their coins times these factors
 GATE_FACTORS = (("no gate coins", 0), ("printed coins", 1), ("double coins", 2))
@@ -27,15 +28,23 @@ SABOTAGE_SETTINGS = (("rulebook", {}), ("no saboteurs", {"saboteurs": 0}), ("sab
 SABOTAGE_KEYS = ("saboteurs", "saboteur")
 
 
-def skill_pair() -> tuple[str, str]:
+def bot_pair() -> tuple[str, str]:
+    """The bot edge's two sides: (the heuristic bot in one seat, the weak bots in the others)."""
     return measure.SKILLED, measure.WEAK
 
 
 def _pm(r: dict, name: str, fmt: str = ".1f") -> str:
+    """A mean with its interval, the half-width at 2 significant digits (so
+    that rounding never hides it: ``5.134 ± 0.012``, not ``5.1 ± 0.0``);
+    ``fmt`` serves a mean without one; a mean that was 0 in every game says so."""
     v, ci = r.get(name), r.get(f"{name}_ci95")
     if v is None:
         return "–"
-    return f"{v:{fmt}} ± {ci:{fmt}}" if ci is not None else f"{v:{fmt}}"
+    if ci is None:
+        return f"{v:{fmt}}"
+    if ci == 0:
+        return "0 (none in any game)" if v == 0 else f"{format_float(v)} in every game"
+    return format_ci(v, ci)
 
 
 def _rate(r: dict, name: str) -> str:
@@ -51,9 +60,11 @@ def _plot(ax, pos, part: pl.DataFrame, m: str, label: str, **style) -> None:
 
 
 def panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: str, categorical: bool = False,
-           par_for: tuple[str, ...] = ()):
+           par_for: tuple[str, ...] = (), printed=None):
     """One panel per metric against ``x_col``, a series per player count, three panels a row
-    (so that a phone shows them a row at a time)."""
+    (so that a phone shows them a row at a time); ``printed``: the value of ``x_col`` under the
+    printed rules, shaded in every panel. More than five categories slant their names, so that
+    neighbours never run together."""
     ncols = min(3, len(metrics))
     nrows = math.ceil(len(metrics) / ncols)
     fig, axes = common.figure(ncols=ncols, nrows=nrows, width=4.2, height=3.4)
@@ -70,7 +81,13 @@ def panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: 
             _plot(ax, pos, part, m, f"{p} players", **style)
         if m in par_for:
             ax.axhline(0.0, color="grey", linestyle=":", linewidth=1)
-        if categorical:
+        if printed is not None and printed in xs:
+            at = xs.index(printed) if categorical else printed
+            ax.axvspan(at - 0.4, at + 0.4, color="#d9d9d9", alpha=0.6, zorder=0, linewidth=0, label="printed rules")
+        if categorical and len(xs) > 5:
+            ax.set_xticks(range(len(xs)), [str(v).replace("_", " ") for v in xs], fontsize=8, rotation=35,
+                          ha="right", rotation_mode="anchor")
+        elif categorical:
             ax.set_xticks(range(len(xs)), [textwrap.fill(str(v).replace("_", " "), 12) for v in xs], fontsize=8)
         else:
             ax.set_xticks(xs)
@@ -93,15 +110,15 @@ PLAYERS_COLUMNS = ["game_turns", "mean_score", "winner_score", "winner_margin", 
                    "income_per_seat", "seat_p", "seat_spread_pp"]
 
 
-def players_points(players, field, games, rules, deck, skill=None):
-    return measure.points(players, [Setting({}, rules, deck)], field, games, skill or skill_pair())
+def players_points(players, field, games, rules, deck, bots=None):
+    return measure.points(players, [Setting({}, rules, deck)], field, games, bots or bot_pair())
 
 
 def players_run(players: list[int], field: str | None, games: int, seed: int, rules, deck, advance=None,
-                skill=None) -> AnalysisResult:
+                bots=None) -> AnalysisResult:
     """The start seat's advantage at each player count, and 2 against 4 side by side."""
-    skill = skill or skill_pair()
-    pts = players_points(players, field, games, rules, deck, skill)
+    bots = bots or bot_pair()
+    pts = players_points(players, field, games, rules, deck, bots)
     m = measure.play(pts, ["players"], seed, advance)
     balance = measure.joined(m, ["players"], PLAYERS_COLUMNS)
     seats = measure.seat_table(m, ["players"])
@@ -110,36 +127,27 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
         p = row["players"]
         s = seats.filter(pl.col("players") == p).sort("seat")
         first = s.row(0, named=True)
-        text = (f"{p} players: seat 0 wins {common.share_text(first['win_share'], first['win_share_ci95'])} "
-                f"against a par of {1 / p:.3f}")
-        if row["seat_p"] is not None and row["seat_p"] < 0.05:
-            hi = s.sort("win_share", descending=True).row(0, named=True)
-            lo = s.sort("win_share").row(0, named=True)
-            text += (f"; the seats are not even (p {p_text(row['seat_p'])}, spread {row['seat_spread_pp']:.1f} pp): "
-                     f"seat {hi['seat']} {hi['win_share']:.3f}, seat {lo['seat']} {lo['win_share']:.3f}")
-        else:
-            text += f", no seat gap found (p {p_text(row['seat_p'])})"
-        parts.append(text)
+        parts.append(f"{p} players: seat 0 wins {common.share_text(first['win_share'], first['win_share_ci95'])} "
+                     f"against a par of {1 / p:.3f}; {seat_clause(s, int(row['games']))}")
     findings = ["The start seat (seat 0 has the first turn): " + "; ".join(parts) + "."]
     findings.append("Side by side: " + "; ".join(
         f"{r['players']} players play {_pm(r, 'game_turns')} turns, score {_pm(r, 'mean_score')} a seat "
         f"(the winner {_pm(r, 'winner_score')}), complete {_pm(r, 'complete_share', '.2f')} of cities, pay "
         f"{_pm(r, 'price_per_card')} Thaler a card and have {_pm(r, 'insolvencies', '.2f')} insolvencies a game"
         for r in balance.iter_rows(named=True)) + ".")
-    findings.append(f"Skill ({skill[0]} in one seat among {skill[1]}, win share above par): " + ", ".join(
-        f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players"
-        for r in balance.iter_rows(named=True)) + ".")
+    findings.append(bot_edge_text(balance, *bots))
     findings.append(measure.caps_text(balance))
     figs = {
         "Win share per seat at each player count (95% error bars; dotted: par)": seat_figure(seats, "0 has the first turn"),
         "2, 3 and 4 players side by side (95% error bars)":
             panels(balance, "players", ["game_turns", "mean_score", "complete_share", "price_per_card",
-                                        "insolvencies", "skill_edge"], "What the player count changes", "players",
-                   par_for=("skill_edge",)),
+                                        "insolvencies", "bot_edge"], "What the player count changes", "players",
+                   par_for=("bot_edge",)),
     }
     summary = (f"{measure.field_names(field)} in every seat at {_summary_tail(games, seed, players)}; then "
-               f"{skill[0]} in one seat among {skill[1]} (every seat in turn) for skill_edge. Seat 0 has the "
-               f"first turn; seat_p tests that every seat wins 1/players.")
+               f"{bots[0]} in one seat among {bots[1]} (every seat in turn) for bot_edge, a heuristic's edge "
+               f"over weaker play (not the game's skill). Seat 0 has the first turn; seat_p tests that every "
+               f"seat wins 1/players.")
     return AnalysisResult("baumeister-players", "Seats and player counts", summary,
                           {"Balance per player count": balance, "Win share per seat": seats}, figs,
                           {"players": players, "games_per_point": games, "seed": seed,
@@ -214,7 +222,8 @@ def gates_run(players: list[int], field: str | None, games: int, seed: int, rule
     findings.append(measure.caps_text(t))
     figs = {"Gate coins at 0, as printed and doubled: income, score and prices (95% error bars)":
             panels(t, "gates", ["income_per_seat", "mean_score", "price_per_card", "gate_price", "complete_share",
-                                "game_turns"], "What the city gates' income does", "gate coins", categorical=True)}
+                                "game_turns"], "What the city gates' income does", "gate coins", categorical=True,
+                   printed=GATE_FACTORS[1][0])}
     summary = (f"A controlled experiment: {measure.field_names(field)} in every seat plays the same shuffles with "
                f"three decks that differ only in the city gates' coins (0, as printed, doubled), at "
                f"{_summary_tail(games, seed, players)}. Every seat sees the same change, so the figures say what "
@@ -309,17 +318,17 @@ def _with_deck(settings: list[Setting], deck) -> list[Setting]:
     return [dataclasses.replace(s, deck=deck) for s in settings]
 
 
-def sabotage_points(players, field, games, rules, deck, skill=None):
-    return measure.points(players, _with_deck(sabotage_settings(rules), deck), field, games, skill or skill_pair())
+def sabotage_points(players, field, games, rules, deck, bots=None):
+    return measure.points(players, _with_deck(sabotage_settings(rules), deck), field, games, bots or bot_pair())
 
 
 def sabotage_run(players: list[int], field: str | None, games: int, seed: int, rules, deck, advance=None,
-                 skill=None) -> AnalysisResult:
-    """How much the die and the saboteurs decide: the skill edge with the rulebook's sabotage, without
-    saboteurs and with the variant saboteur=any; attacks, destroyed cards and scores."""
-    skill = skill or skill_pair()
+                 bots=None) -> AnalysisResult:
+    """How much the die and the saboteurs decide: the bot edge over weak bots with the rulebook's
+    sabotage, without saboteurs and with the variant saboteur=any; attacks, destroyed cards and scores."""
+    bots = bots or bot_pair()
     settings = _with_deck(sabotage_settings(rules), deck)
-    pts = measure.points(players, settings, field, games, skill)
+    pts = measure.points(players, settings, field, games, bots)
     keys = ["players", "sabotage"]
     m = measure.play(pts, keys, seed, advance)
     t = measure.joined(m, keys, SABOTAGE_COLUMNS, settings)
@@ -328,23 +337,25 @@ def sabotage_run(players: list[int], field: str | None, games: int, seed: int, r
         rows = {r["sabotage"]: r for r in t.filter(pl.col("players") == p).iter_rows(named=True)}
         base, none, anyv = (rows[n] for n, _ in SABOTAGE_SETTINGS)
         findings.append(
-            f"{p} players: {skill[0]} among {skill[1]} wins {base['skill_edge']:+.3f} ± {base['skill_edge_ci95']:.3f} "
-            f"above par with the rulebook's sabotage, {none['skill_edge']:+.3f} ± {none['skill_edge_ci95']:.3f} "
-            f"without saboteurs and {anyv['skill_edge']:+.3f} ± {anyv['skill_edge_ci95']:.3f} with saboteur=any; "
+            f"{p} players: {bots[0]} among {bots[1]} wins {base['bot_edge']:+.3f} ± {base['bot_edge_ci95']:.3f} "
+            f"above par with the rulebook's sabotage, {none['bot_edge']:+.3f} ± {none['bot_edge_ci95']:.3f} "
+            f"without saboteurs and {anyv['bot_edge']:+.3f} ± {anyv['bot_edge_ci95']:.3f} with saboteur=any "
+            f"(a heuristic's edge over weaker play, not the game's skill); "
             f"the field sends {_pm(base, 'attacks', '.2f')} saboteurs a game destroying {_pm(base, 'cards_destroyed', '.2f')}"
             f" cards (saboteur=any: {_pm(anyv, 'attacks', '.2f')} and {_pm(anyv, 'cards_destroyed', '.2f')}), and "
             f"scores {_pm(base, 'mean_score')} a seat ({_pm(none, 'mean_score')} without saboteurs, "
             f"{_pm(anyv, 'mean_score')} with saboteur=any).")
     findings.append(measure.caps_text(t))
-    figs = {"Skill, attacks, destroyed cards and scores under three kinds of sabotage (95% error bars)":
-            panels(t, "sabotage", ["skill_edge", "attacks", "cards_destroyed", "mean_score", "complete_share",
+    figs = {"The bot edge over weak bots, attacks, destroyed cards and scores under three kinds of sabotage "
+            "(95% error bars)":
+            panels(t, "sabotage", ["bot_edge", "attacks", "cards_destroyed", "mean_score", "complete_share",
                                    "game_turns"], "How much sabotage decides", "sabotage", categorical=True,
-                   par_for=("skill_edge",))}
+                   par_for=("bot_edge",), printed=SABOTAGE_SETTINGS[0][0])}
     summary = (f"The rulebook's sabotage (form (a) at the weakest city), no saboteurs at all (rule saboteurs=0) and "
                f"the variant saboteur=any, at {_summary_tail(games, seed, players)}: "
-               f"{measure.field_names(field)} in every seat for the table's figures, and {skill[0]} in one seat "
-               f"among {skill[1]} (every seat in turn) for skill_edge, the skilled seat's win share above par. "
-               f"What skill cannot win is the die's and the shuffle's.")
+               f"{measure.field_names(field)} in every seat for the table's figures, and {bots[0]} in one seat "
+               f"among {bots[1]} (every seat in turn) for bot_edge, that bot's win share above par: how much "
+               f"sabotage changes a heuristic's edge over weaker play, not the game's skill.")
     return AnalysisResult("baumeister-sabotage", "How much the die and the saboteurs decide", summary,
                           {"Per kind of sabotage": t}, figs,
                           {"players": players, "games_per_point": games, "seed": seed,

@@ -12,6 +12,7 @@ from analyses import common
 from analyses import report_parts as shared
 from analyses.baumeister import measure, prices, questions
 from analyses.result import AnalysisResult
+from analyses.setting_tables import bot_edge_definition
 from zsim.install import __version__
 
 #: every rule key one of the analyses sweeps: a report plays them all, so --rule may not fix them
@@ -50,9 +51,8 @@ DEFINITIONS = {
     "seat_p": "p-value of the test that every seat wins 1/players: below 0.05 the seats are not even",
     "seat_spread_pp": "how far the seats' true win shares spread around par, in percentage points "
                       "(corrected for the noise of the sample)",
-    "skill_edge": "win share above par of the skilled bot in one seat among weak ones (every seat in turn): "
-                  "how far skill rises above the die and the shuffle",
-    "skilled_score": "mean score of that skilled seat",
+    "bot_edge": bot_edge_definition(measure.SKILLED, measure.WEAK),
+    "bot_score": "mean score of that bot's seat among the weaker bots",
     "gates": "the city gates' coins: none, as printed, or doubled (every other card as it is)",
     "income_change": "income per seat and game less that with the printed gate coins",
     "score_change": "mean score per seat less that with the printed gate coins",
@@ -120,7 +120,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out: list[str] = []
     if "baumeister-players" in by:
         r = by["baumeister-players"]
-        out.append(shared.skill_line(r.main, measure.SKILLED, measure.WEAK))
+        out.append(shared.bot_edge_line(r.main, measure.SKILLED, measure.WEAK))
     if "baumeister-prices" in by:
         out.append(_price_line(by["baumeister-prices"].main))
     if "baumeister-gates" in by:
@@ -176,10 +176,11 @@ def _sabotage_line(t: pl.DataFrame) -> str:
     for (p,), part in t.group_by(["players"], maintain_order=True):
         rows = {r["sabotage"]: r for r in part.iter_rows(named=True)}
         base, none, anyv = (rows[n] for n, _ in questions.SABOTAGE_SETTINGS)
-        parts.append(f"at {p} players skill_edge {base['skill_edge']:+.3f} with the rulebook's sabotage, "
-                     f"{none['skill_edge']:+.3f} without, {anyv['skill_edge']:+.3f} with saboteur=any, which destroys "
+        parts.append(f"at {p} players {base['bot_edge']:+.3f} with the rulebook's sabotage, "
+                     f"{none['bot_edge']:+.3f} without, {anyv['bot_edge']:+.3f} with saboteur=any, which destroys "
                      f"{anyv['cards_destroyed']:.2f} cards a game against {base['cards_destroyed']:.2f}")
-    return "Sabotage: " + "; ".join(parts) + "."
+    return (f"Sabotage, {measure.SKILLED}'s edge over {measure.WEAK} (win share above par): " + "; ".join(parts)
+            + ".")
 
 
 def _auction_line(r: AnalysisResult) -> str:
@@ -238,7 +239,7 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "created (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "players": plan.players,
             "field": measure.field_names(plan.field),
-            "skill figure": f"{measure.SKILLED} in one seat among {measure.WEAK}",
+            "bot edge": f"{measure.SKILLED} in one seat among {measure.WEAK}",
             "tournament field": list(shared.builtin_field(measure.GAME)),
             "games per analysis point": plan.games,
             "tournament deals": plan.deals,

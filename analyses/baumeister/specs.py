@@ -15,10 +15,10 @@ _HERE = "analyses.baumeister.specs"
 DECK = Option("deck", None, "building cards CSV (card,type,value,shields,coins) [default: buildings.csv]",
               metavar="FILE", show_default=False)
 COMMON = (GAMES, SEED, field(f"{FIELD} in every seat"), RULES, DECK)
-SKILL = (Option("skilled", None, "the skilled bot of the skill figure (one seat, every seat in turn) "
-                                 f"[default: {SKILLED}]", metavar="SPEC", show_default=False),
-         Option("weak", None, f"the weak bots it plays against [default: {WEAK}]", metavar="SPEC",
-                show_default=False))
+BOTS = (Option("skilled", None, "the bot whose edge over weak players the edge figure measures (bot_edge: one "
+                                f"seat, every seat in turn) [default: {SKILLED}]", metavar="SPEC", show_default=False),
+        Option("weak", None, f"the weak bots it plays against [default: {WEAK}]", metavar="SPEC",
+               show_default=False))
 
 
 def _players(default: str) -> Option:
@@ -42,7 +42,7 @@ def _setting(players, rules, deck, field, refuse=(), analysis=""):
     return r, d
 
 
-def _skill(skilled, weak):
+def _bots(skilled, weak):
     from analyses.baumeister.measure import check_spec
     from zsim.analysis_spec import spec_list
 
@@ -56,9 +56,9 @@ def players_play(*, players, skilled, weak, games, seed, field, rules, deck):
     from analyses.baumeister import questions as q
 
     r, d = _setting(players, rules, deck, field)
-    skill = _skill(skilled, weak)
-    total = measure.games_of(q.players_points(players, field, games, r, d, skill))
-    return total, lambda adv: q.players_run(players, field, games, seed, r, d, adv, skill)
+    bots = _bots(skilled, weak)
+    total = measure.games_of(q.players_points(players, field, games, r, d, bots))
+    return total, lambda adv: q.players_run(players, field, games, seed, r, d, adv, bots)
 
 
 def prices(*, players, games, seed, field, rules, deck):
@@ -91,9 +91,9 @@ def sabotage(*, players, skilled, weak, games, seed, field, rules, deck):
     from analyses.baumeister import questions as q
 
     r, d = _setting(players, rules, deck, field, q.SABOTAGE_KEYS, "sabotage")
-    skill = _skill(skilled, weak)
-    total = measure.games_of(q.sabotage_points(players, field, games, r, d, skill))
-    return total, lambda adv: q.sabotage_run(players, field, games, seed, r, d, adv, skill)
+    bots = _bots(skilled, weak)
+    total = measure.games_of(q.sabotage_points(players, field, games, r, d, bots))
+    return total, lambda adv: q.sabotage_run(players, field, games, seed, r, d, adv, bots)
 
 
 def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
@@ -108,7 +108,7 @@ def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
 # ---------------------------------------------------------------- the specs
 ANALYSES = (
     AnalysisSpec("players", "The start seat's advantage at 2, 3 and 4 players; the player counts side by side.",
-                 (_players("2,3,4"), *SKILL, *COMMON), f"{_HERE}:players_play"),
+                 (_players("2,3,4"), *BOTS, *COMMON), f"{_HERE}:players_play"),
     AnalysisSpec("prices", "Price paid per card type, value and tenth of the game against the card's final worth.",
                  (_players("2,4"), *COMMON), f"{_HERE}:prices"),
     AnalysisSpec("gates", "What a city gate's income is worth: the same shuffles with gate coins at 0, as printed, "
@@ -116,9 +116,9 @@ ANALYSES = (
                  (_players("2,4"), *COMMON), f"{_HERE}:gates"),
     AnalysisSpec("bonuses", "How often cities are complete, each bonus's frequency, and which bonus decides games.",
                  (_players("2,4"), *COMMON), f"{_HERE}:bonuses"),
-    AnalysisSpec("sabotage", "How much the die and the saboteurs decide: skill with the rulebook's sabotage, none, "
-                             "and saboteur=any.",
-                 (_players("2,4"), *SKILL, *COMMON), f"{_HERE}:sabotage"),
+    AnalysisSpec("sabotage", "How much the die and the saboteurs decide: the bot edge over weak bots with the "
+                             "rulebook's sabotage, none, and saboteur=any.",
+                 (_players("2,4"), *BOTS, *COMMON), f"{_HERE}:sabotage"),
     AnalysisSpec("auctioneer", "What selling earns the auctioneer by player count, and insolvency by bot (every "
                                "fair built-in one).",
                  (_players("2,3,4"), *COMMON), f"{_HERE}:auctioneer"),

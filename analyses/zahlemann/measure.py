@@ -7,12 +7,13 @@ Every analysis of the shedding game asks the same two things of a setting
   strategy). Its games give the length (rounds, turns per round), the
   spread of outcomes (winner's margin, richest less poorest), how games end,
   what missing change costs, and each seat's win share;
-* skill: one seat plays a skilled bot (default ``counter``, the strongest
-  fair bot of the tournament) against a weak field (default ``random``),
-  taking every seat in turn for an equal share of the games, so that seat
-  order cancels out. Its win share less par (1 / players) is how far skill
-  rises above chance in that setting: a game where it is near 0 is a game
-  of luck.
+* the bot edge: one seat plays a heuristic bot (``--skilled``, default
+  ``counter``, the strongest fair bot of the tournament) against weak bots
+  (``--weak``, default ``random``), taking every seat in turn for an equal
+  share of the games, so that seat order cancels out. Its win share less par
+  (1 / players), ``bot_edge``, is that heuristic's edge over weak players in
+  that setting, not the game's skill: the report measures skill with the
+  strong player against the default field (:mod:`analyses.skill`).
 
 All points of an analysis play the same deals (the seed from game 0), so
 their differences are sharper than their separate intervals show.
@@ -62,7 +63,7 @@ LABELS = {
     "game_turns": "turns per game",
     "winner_margin": "winner's margin (money)",
     "money_range": "richest less poorest (money)",
-    "skill_edge": "skilled bot's win share above par",
+    "bot_edge": "bot's win share above par among weak bots",
     "shortfall_rate": "games with missing change (share)",
     "win_share": "win share",
     "seat_spread_pp": "seat spread (percentage points of win share)",
@@ -109,9 +110,9 @@ class Setting:
 
 
 def points(players: list[int], settings: list[Setting], field: str | None, games: int,
-           skill: tuple[str, str] | None = (SKILLED, WEAK)) -> list[Point]:
-    """The field's point of every setting and player count, and with ``skill``
-    its skill points: the skilled spec in each seat in turn among the weak one."""
+           bots: tuple[str, str] | None = (SKILLED, WEAK)) -> list[Point]:
+    """The field's point of every setting and player count, and with ``bots`` (bot, weak)
+    the bot edge's points: the bot in each seat in turn among the weak one."""
     out = []
     for p in players:
         for s in settings:
@@ -119,13 +120,13 @@ def points(players: list[int], settings: list[Setting], field: str | None, games
             seats = tuple(common.field_specs(s.field or field, p, GAME))
             out.append(Point({**key, "part": "field"}, Matchup(p, seats, s.rules, game=GAME), games,
                              tested_seat=-1))
-            if skill is None:
+            if bots is None:
                 continue
             per_seat = split_games(games, p)
             for seat in range(p):
-                specs = [skill[1]] * p
-                specs[seat] = skill[0]
-                out.append(Point({**key, "part": "skill"}, Matchup(p, tuple(specs), s.rules, game=GAME),
+                specs = [bots[1]] * p
+                specs[seat] = bots[0]
+                out.append(Point({**key, "part": "bot"}, Matchup(p, tuple(specs), s.rules, game=GAME),
                                  per_seat, tested_seat=seat))
     return out
 
@@ -148,30 +149,30 @@ def play(pts: list[Point], keys: list[str], seed: int, advance=None, chunk: int 
     return Measured(seat, game)
 
 
-def skill_table(m: Measured, keys: list[str]) -> pl.DataFrame:
-    """The skilled seat's win share, and its edge over par, per setting."""
+def bot_edge_table(m: Measured, keys: list[str]) -> pl.DataFrame:
+    """The bot's seat's win share among weak bots, and its edge over par, per setting."""
     parts = []
     for p, sums in m.seat.items():
-        t = sums.filter((pl.col("part") == "skill") & pl.col("tested")).drop("part", "tested")
+        t = sums.filter((pl.col("part") == "bot") & pl.col("tested")).drop("part", "tested")
         if t.is_empty():
             continue
         est = stats.estimates(t, keys, [WIN])
-        parts.append(est.with_columns((pl.col("win_share") - 1.0 / p).alias("skill_edge"),
-                                      pl.col("win_share_ci95").alias("skill_edge_ci95")))
+        parts.append(est.with_columns((pl.col("win_share") - 1.0 / p).alias("bot_edge"),
+                                      pl.col("win_share_ci95").alias("bot_edge_ci95")))
     return pl.concat(parts).sort(keys, maintain_order=True) if parts else pl.DataFrame()
 
 
 def joined(m: Measured, keys: list[str], columns: list[str], settings: list[Setting] | None = None
            ) -> pl.DataFrame:
-    """The field's ``columns`` (each with its interval columns) and the skill edge, one row per
+    """The field's ``columns`` (each with its interval columns) and the bot edge, one row per
     setting, in the settings' order."""
     f = field_table(m, keys)
     keep = [c for c in f.columns if c in keys or c == "games" or any(
         c == name or c.startswith(name + "_") and c[len(name) + 1:] in ("ci95", "lo", "hi") for name in columns)]
     f = f.select(keep)
-    sk = skill_table(m, keys)
+    sk = bot_edge_table(m, keys)
     if not sk.is_empty():
-        f = f.join(sk.select(*keys, "skill_edge", "skill_edge_ci95"), on=keys, how="left", coalesce=True,
+        f = f.join(sk.select(*keys, "bot_edge", "bot_edge_ci95"), on=keys, how="left", coalesce=True,
                    maintain_order="left")
     f = f.with_columns(pl.col(pl.Float64).fill_nan(None))
     return in_order(f, keys, settings)

@@ -3,8 +3,9 @@ the variants, the dealt hand size, and real coins against plain totals.
 
 Each analysis returns an :class:`AnalysisResult` (tables with their 95%
 intervals, figures with error bars, findings written from the numbers).
-What the figures mean is in :mod:`analyses.zahlemann.measure`; what forgetting
-'Zahlemann' costs is in :mod:`analyses.zahlemann.forget`.
+What the figures mean (the bot edge among them: a heuristic bot's edge over
+weak ones, not the game's skill) is in :mod:`analyses.zahlemann.measure`;
+what forgetting 'Zahlemann' costs is in :mod:`analyses.zahlemann.forget`.
 """
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ import textwrap
 import polars as pl
 
 from analyses import common
-from analyses.common import p_text
 from analyses.result import AnalysisResult
-from analyses.setting_tables import refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
+from analyses.verdicts import seat_clause
+from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 from analyses.zahlemann import measure
 from analyses.zahlemann.measure import Setting
 
@@ -27,14 +28,15 @@ MONEY_KEYS = ("money", "change")
 HAND_SIZES = tuple(range(3, 9))
 
 
-def _skill_text(field: pl.DataFrame) -> str:
-    rows = [r for r in field.iter_rows(named=True) if r.get("skill_edge") is not None]
-    return ", ".join(f"{r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f} at {r['players']} players" for r in rows)
+#: what a panel without 2-player points says instead
+NO_TWO = "no 2-player points: the survivor holds\nall the money, the same in every game"
 
 
 def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: str,
-            categorical: bool = False, par_for: str | None = None):
-    """One panel per metric against ``x_col``, a series per player count."""
+            categorical: bool = False, par_for: str | None = None, printed=None):
+    """One panel per metric against ``x_col``, a series per player count;
+    ``printed``: the value of ``x_col`` under the printed rules, shaded in
+    every panel."""
     fig, axes = common.figure(ncols=len(metrics), width=4.4, height=3.6)
     plist = sorted(set(t["players"].to_list()))
     xs = list(dict.fromkeys(t[x_col].to_list()))
@@ -46,7 +48,9 @@ def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel:
             if categorical:
                 style["linestyle"] = "none"        # no line between unordered settings
             if m in ("money_range", "winner_margin") and p == 2:
-                continue    # two players: the survivor holds all the money, the same in every game
+                # two players: the survivor holds all the money, the same in every game
+                ax.set_title(NO_TWO, fontsize=8, color="#444")
+                continue
             if f"{m}_lo" in part.columns:
                 common.errorbar_range(ax, pos, part[m].to_list(), part[f"{m}_lo"].to_list(),
                                       part[f"{m}_hi"].to_list(), label=f"{p} players", **style)
@@ -55,6 +59,10 @@ def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel:
                                 **style)
         if m == par_for:
             ax.axhline(0.0, color="grey", linestyle=":", linewidth=1)
+        if printed is not None and printed in xs:
+            at = xs.index(printed) if categorical else printed
+            ax.axvspan(at - 0.4, at + 0.4, color="#d9d9d9", alpha=0.6, zorder=0, linewidth=0,
+                       label="printed rules")
         if categorical:
             ax.set_xticks(range(len(xs)), [textwrap.fill(str(v).replace("_", " "), 11) for v in xs], fontsize=8)
         else:
@@ -67,17 +75,18 @@ def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel:
 
 
 # ---------------------------------------------------------------- players
-SKILL = (measure.SKILLED, measure.WEAK)
+#: the bot edge's two sides: (the heuristic bot in one seat, the weak bots in the others)
+BOTS = (measure.SKILLED, measure.WEAK)
 
 
-def players_points(players, field, games, rules, skill=SKILL):
-    return measure.points(players, [Setting({}, rules)], field, games, skill)
+def players_points(players, field, games, rules, bots=BOTS):
+    return measure.points(players, [Setting({}, rules)], field, games, bots)
 
 
 def players_run(players: list[int], field: str | None, games: int, seed: int, rules,
-                advance=None, skill=SKILL) -> AnalysisResult:
+                advance=None, bots=BOTS) -> AnalysisResult:
     """The start seat's advantage at each player count, and 2 against 4 side by side."""
-    pts = players_points(players, field, games, rules, skill)
+    pts = players_points(players, field, games, rules, bots)
     m = measure.play(pts, ["players"], seed, advance)
     cols = ["rounds", "turns_per_round", "game_turns", "winner_margin", "money_range", "round_cap_rate",
             "seat_p", "seat_spread_pp", "penalty_draws"]
@@ -90,33 +99,25 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
         p = row["players"]
         s = seats.filter(pl.col("players") == p).sort("seat")
         first = s.row(0, named=True)
-        text = (f"{p} players: seat 0 {common.share_text(first['win_share'], first['win_share_ci95'])} against "
-                f"a par of {1 / p:.3f}")
-        if row["seat_p"] is not None and row["seat_p"] < 0.05:
-            hi = s.sort("win_share", descending=True).row(0, named=True)
-            lo = s.sort("win_share").row(0, named=True)
-            text += (f"; the seats are not even (p {p_text(row['seat_p'])}): seat {hi['seat']} "
-                     f"{hi['win_share']:.3f}, seat {lo['seat']} {lo['win_share']:.3f}")
-        else:
-            text += f", no seat gap found (p {p_text(row['seat_p'])})"
-        parts.append(text)
+        parts.append(f"{p} players: seat 0 {common.share_text(first['win_share'], first['win_share_ci95'])} "
+                     f"against a par of {1 / p:.3f}; {seat_clause(s, int(row['games']))}")
     findings.append("The start seat (seat 0 leads the first round): " + "; ".join(parts) + ".")
     findings.append("Game length: " + "; ".join(
         f"{r['rounds']:.1f} ± {r['rounds_ci95']:.1f} rounds of {r['turns_per_round']:.1f} turns at "
         f"{r['players']} players" for r in balance.iter_rows(named=True)) + ".")
-    findings.append(f"Skill ({skill[0]} in one seat among {skill[1]}, win share above par): "
-                    + _skill_text(balance) + ".")
+    findings.append(bot_edge_text(balance, *bots))
     figs = {
         "Win share per seat at each player count (95% error bars; dotted: par)": seat_figure(seats, "0 leads the first round"),
-        "2, 3 and 4 players side by side: rounds, turns per round, skill (95% error bars)":
-            _panels(balance, "players", ["rounds", "turns_per_round", "skill_edge"],
-                    "What the player count changes", "players", par_for="skill_edge"),
+        "2, 3 and 4 players side by side: rounds, turns per round, the bot edge over weak bots (95% error bars)":
+            _panels(balance, "players", ["rounds", "turns_per_round", "bot_edge"],
+                    "What the player count changes", "players", par_for="bot_edge"),
     }
     alts = {k: k for k in figs}
     summary = (f"{field_names} in every seat at {', '.join(map(str, players))} players, {games:,} games each, "
-               f"seed {seed}; then {skill[0]} in one seat among {skill[1]} (every seat in turn) for "
-               f"the skill figure. Seat 0 leads the first round; later rounds follow the rules' start player. "
-               f"seat_p tests that every seat wins 1/players.")
+               f"seed {seed}; then {bots[0]} in one seat among {bots[1]} (every seat in turn) for "
+               f"bot_edge, a heuristic's edge over weak players (not the game's skill). Seat 0 leads the "
+               f"first round; later rounds follow the rules' start player. seat_p tests that every seat wins "
+               f"1/players.")
     return AnalysisResult("zahlemann-players", "Seats and player counts", summary,
                           {"Balance per player count": balance, "Win share per seat": seats}, figs,
                           {"players": players, "games_per_point": games, "seed": seed, "field": field_names},
@@ -128,14 +129,14 @@ def variant_settings(rules) -> list[Setting]:
     return [Setting({"variant": name}, rules.with_overrides(over)) for name, over in VARIANTS]
 
 
-def variants_points(players, field, games, rules, skill=SKILL):
-    return measure.points(players, variant_settings(rules), field, games, skill)
+def variants_points(players, field, games, rules, bots=BOTS):
+    return measure.points(players, variant_settings(rules), field, games, bots)
 
 
 def variants_run(players: list[int], field: str | None, games: int, seed: int, rules,
-                 advance=None, skill=SKILL) -> AnalysisResult:
-    """Each variant alone and all three: game length, spread of outcomes, skill."""
-    pts = variants_points(players, field, games, rules, skill)
+                 advance=None, bots=BOTS) -> AnalysisResult:
+    """Each variant alone and all three: game length, spread of outcomes, the bot edge over weak bots."""
+    pts = variants_points(players, field, games, rules, bots)
     keys = ["players", "variant"]
     m = measure.play(pts, keys, seed, advance)
     t = measure.joined(m, keys, ["rounds", "turns_per_round", "winner_margin", "money_range", "seat_spread_pp",
@@ -150,21 +151,24 @@ def variants_run(players: list[int], field: str | None, games: int, seed: int, r
         for r in part.filter(pl.col("variant") != "none").iter_rows(named=True):
             bits.append(f"{r['variant']} {r['rounds']:.1f} rounds ({r['rounds'] - base['rounds']:+.1f})"
                         + (f", spread {r['money_range']:.0f}" if spread else "")
-                        + f", skill {r['skill_edge']:+.3f} ± {r['skill_edge_ci95']:.3f}")
+                        + f", bot edge {r['bot_edge']:+.3f} ± {r['bot_edge_ci95']:.3f}")
         findings.append(f"{p} players, printed rules: {base['rounds']:.1f} ± {base['rounds_ci95']:.1f} rounds, "
                         + (f"richest less poorest {base['money_range']:.0f} ± {base['money_range_ci95']:.0f}, "
                            if spread else "")
-                        + f"skill {base['skill_edge']:+.3f} ± {base['skill_edge_ci95']:.3f}; "
+                        + f"bot edge ({bots[0]} among {bots[1]}) {base['bot_edge']:+.3f} ± "
+                          f"{base['bot_edge_ci95']:.3f}; "
                         + "; ".join(bits) + ".")
-    figs = {"What each variant does to game length, the spread of outcomes and skill (95% error bars)":
-            _panels(t, "variant", ["rounds", "money_range", "skill_edge"], "The variants", "variant",
-                    categorical=True, par_for="skill_edge")}
+    figs = {"What each variant does to game length, the spread of outcomes and the bot edge over weak bots "
+            "(95% error bars)":
+            _panels(t, "variant", ["rounds", "money_range", "bot_edge"], "The variants", "variant",
+                    categorical=True, par_for="bot_edge", printed=VARIANTS[0][0])}
     summary = (f"The printed rules (variant none), each variant alone and all three together, at "
                f"{', '.join(map(str, players))} players; {games:,} games of the field per point and as many "
-               f"for the skill figure ({skill[0]} in one seat among {skill[1]}), seed {seed}. "
-               f"money_range is the richest seat's money less the poorest's; skill_edge is the skilled seat's "
-               f"win share above par. With two players a game ends when one of them is bankrupt, so the other "
-               f"holds all the money and the spread is the same in every game.")
+               f"for the bot edge ({bots[0]} in one seat among {bots[1]}), seed {seed}. "
+               f"money_range is the richest seat's money less the poorest's; bot_edge is that bot's "
+               f"win share above par, a heuristic's edge over weak players (not the game's skill). With two "
+               f"players a game ends when one of them is bankrupt, so the other holds all the money and the "
+               f"spread is the same in every game.")
     return AnalysisResult("zahlemann-variants", "The variants", summary, {"Per variant": t}, figs,
                           {"players": players, "games_per_point": games, "seed": seed},
                           alts={k: k for k in figs}, findings=findings, wide=tuple(figs))
@@ -175,14 +179,14 @@ def hand_settings(rules, sizes) -> list[Setting]:
     return [Setting({"hand_size": k}, rules.with_overrides({"hand_size": k})) for k in sizes]
 
 
-def hand_points(players, field, games, rules, sizes=HAND_SIZES, skill=SKILL):
-    return measure.points(players, hand_settings(rules, sizes), field, games, skill)
+def hand_points(players, field, games, rules, sizes=HAND_SIZES, bots=BOTS):
+    return measure.points(players, hand_settings(rules, sizes), field, games, bots)
 
 
 def hand_run(players: list[int], field: str | None, games: int, seed: int, rules, advance=None,
-             sizes=HAND_SIZES, skill=SKILL) -> AnalysisResult:
-    """The dealt hand size against game length and skill."""
-    pts = hand_points(players, field, games, rules, sizes, skill)
+             sizes=HAND_SIZES, bots=BOTS) -> AnalysisResult:
+    """The dealt hand size against game length and the bot edge over weak bots."""
+    pts = hand_points(players, field, games, rules, sizes, bots)
     keys = ["players", "hand_size"]
     m = measure.play(pts, keys, seed, advance)
     t = measure.joined(m, keys, ["rounds", "turns_per_round", "game_turns", "winner_margin", "money_range"],
@@ -191,17 +195,18 @@ def hand_run(players: list[int], field: str | None, games: int, seed: int, rules
     for p in players:
         part = t.filter(pl.col("players") == p)
         lo, hi = part.row(0, named=True), part.row(-1, named=True)
-        best = part.sort("skill_edge", descending=True).row(0, named=True)
+        best = part.sort("bot_edge", descending=True).row(0, named=True)
         findings.append(f"{p} players: {lo['hand_size']} cards dealt give {lo['rounds']:.1f} rounds of "
                         f"{lo['turns_per_round']:.1f} turns, {hi['hand_size']} give {hi['rounds']:.1f} of "
-                        f"{hi['turns_per_round']:.1f}; skill is largest at {best['hand_size']} cards "
-                        f"({best['skill_edge']:+.3f} ± {best['skill_edge_ci95']:.3f} above par).")
-    figs = {"Hand size against game length and skill (95% error bars)":
-            _panels(t, "hand_size", ["rounds", "turns_per_round", "skill_edge"], "The dealt hand size",
-                    "cards dealt (rule hand_size)", par_for="skill_edge")}
+                        f"{hi['turns_per_round']:.1f}; {bots[0]}'s edge over {bots[1]} is largest at "
+                        f"{best['hand_size']} cards ({best['bot_edge']:+.3f} ± {best['bot_edge_ci95']:.3f} "
+                        f"above par).")
+    figs = {"Hand size against game length and the bot edge over weak bots (95% error bars)":
+            _panels(t, "hand_size", ["rounds", "turns_per_round", "bot_edge"], "The dealt hand size",
+                    "cards dealt (rule hand_size)", par_for="bot_edge", printed=type(rules)().hand_size)}
     summary = (f"Rule hand_size {', '.join(map(str, sizes))} at {', '.join(map(str, players))} players; "
-               f"{games:,} games of the field per point and as many for the skill figure ({skill[0]} in one seat "
-               f"among {skill[1]}), seed {seed}.")
+               f"{games:,} games of the field per point and as many for the bot edge ({bots[0]} in one seat "
+               f"among {bots[1]}, a heuristic's edge over weak players, not the game's skill), seed {seed}.")
     return AnalysisResult("zahlemann-hand-size", "The dealt hand size", summary, {"Per hand size": t}, figs,
                           {"players": players, "games_per_point": games, "seed": seed, "hand_sizes": list(sizes)},
                           alts={k: k for k in figs}, findings=findings, wide=tuple(figs))
@@ -213,7 +218,7 @@ def money_settings(rules) -> list[Setting]:
 
 
 def money_points(players, field, games, rules):
-    return measure.points(players, money_settings(rules), field, games, skill=None)
+    return measure.points(players, money_settings(rules), field, games, bots=None)
 
 
 def money_run(players: list[int], field: str | None, games: int, seed: int, rules,
@@ -240,7 +245,7 @@ def money_run(players: list[int], field: str | None, games: int, seed: int, rule
             f"{base['rounds']:.1f} rounds with coins and {total['rounds']:.1f} with totals.")
     figs = {"Real coins against totals: games with missing change and game length (95% error bars)":
             _panels(t, "money", ["shortfall_rate", "rounds"], "Coins and change", "how money is paid",
-                    categorical=True)}
+                    categorical=True, printed=MONEY_SETTINGS[0][0])}
     summary = (f"The field at {', '.join(map(str, players))} players under four ways of paying: coins with "
                f"change from the round's winner (the printed rule), coins with no change, coins with change "
                f"from the bank, and plain totals paid exactly; {games:,} games each, seed {seed}. A shortfall "

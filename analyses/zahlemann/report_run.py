@@ -9,6 +9,7 @@ import polars as pl
 
 from analyses import common
 from analyses import report_parts as shared
+from analyses.setting_tables import bot_edge_definition
 from analyses.result import AnalysisResult
 from analyses.zahlemann import forget, measure, questions
 from zsim.install import __version__
@@ -31,8 +32,7 @@ DEFINITIONS = {
     "seat_spread_pp": "how far the seats' true win shares spread around par, in percentage points "
                       "(corrected for the noise of the sample)",
     "penalty_draws": "penalty cards drawn per game (all seats; per seat in the forget table)",
-    "skill_edge": "win share above par of the skilled bot in one seat among weak ones (every seat in "
-                  "turn): how far skill rises above chance",
+    "bot_edge": bot_edge_definition(measure.SKILLED, measure.WEAK),
     "variant": "none: the printed rules; else the variant turned on (all three: every one)",
     "bonus_plays": "bonus plays after a 1 per game (one_plays_again)",
     "skips": "turns skipped by a 50 per game (fifty_skips)",
@@ -88,7 +88,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out: list[str] = []
     if "zahlemann-players" in by:
         r = by["zahlemann-players"]
-        out.append(shared.skill_line(r.main, measure.SKILLED, measure.WEAK))
+        out.append(shared.bot_edge_line(r.main, measure.SKILLED, measure.WEAK))
     if "zahlemann-variants" in by:
         out.append(_variant_line(by["zahlemann-variants"].main))
     if "zahlemann-forget" in by:
@@ -109,15 +109,16 @@ def _per_players(t: pl.DataFrame):
 
 
 def _variant_line(t: pl.DataFrame) -> str:
-    fast, luck = {}, {}
+    fast, cut = {}, {}
     for p, part in _per_players(t):
         base = part.filter(pl.col("variant") == "none").row(0, named=True)
         f = part.sort("rounds").row(0, named=True)
-        k = part.sort("skill_edge").row(0, named=True)
+        k = part.sort("bot_edge").row(0, named=True)
         fast.setdefault(f["variant"], []).append(f"{base['rounds']:.1f} to {f['rounds']:.1f} rounds at {p} players")
-        luck.setdefault(k["variant"], []).append(f"{base['skill_edge']:+.3f} to {k['skill_edge']:+.3f} at {p}")
+        cut.setdefault(k["variant"], []).append(f"{base['bot_edge']:+.3f} to {k['bot_edge']:+.3f} at {p}")
+    edge = f"{measure.SKILLED}'s edge over {measure.WEAK}"
     return ("Variants: " + "; ".join(f"{v} shortens the game most ({', '.join(x)})" for v, x in fast.items())
-            + "; " + "; ".join(f"{v} cuts skill most ({', '.join(x)})" for v, x in luck.items()) + ".")
+            + "; " + "; ".join(f"{v} cuts {edge} most ({', '.join(x)})" for v, x in cut.items()) + ".")
 
 
 def _forget_line(t: pl.DataFrame) -> str:
@@ -154,8 +155,9 @@ def _hand_line(t: pl.DataFrame) -> str:
         part = part.sort("hand_size")
         lo, hi = part.row(0, named=True), part.row(-1, named=True)
         lo_k, hi_k = lo["hand_size"], hi["hand_size"]
-        parts.append(f"{lo['turns_per_round']:.1f} to {hi['turns_per_round']:.1f} turns a round and skill "
-                     f"{lo['skill_edge']:+.3f} to {hi['skill_edge']:+.3f} at {p} players")
+        parts.append(f"{lo['turns_per_round']:.1f} to {hi['turns_per_round']:.1f} turns a round and "
+                     f"{measure.SKILLED}'s edge over {measure.WEAK} {lo['bot_edge']:+.3f} to {hi['bot_edge']:+.3f} "
+                     f"at {p} players")
     return f"Hand size, {lo_k} cards dealt against {hi_k}: " + "; ".join(parts) + "."
 
 
@@ -178,7 +180,7 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "created (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "players": plan.players,
             "field": plan.field or "shedder",
-            "skill figure": f"{measure.SKILLED} in one seat among {measure.WEAK}",
+            "bot edge": f"{measure.SKILLED} in one seat among {measure.WEAK}",
             "tournament field": list(shared.builtin_field(measure.GAME)),
             "games per analysis point": plan.games,
             "tournament deals": plan.deals,

@@ -12,8 +12,8 @@ from zsim.games.zahlemann.rules import MAX_PLAYERS, MIN_PLAYERS, SPEC_BY_KEY
 _HERE = "analyses.zahlemann.specs"
 _HAND = SPEC_BY_KEY["hand_size"]
 COMMON = (GAMES, SEED, field("shedder"), RULES)
-SKILLED = Option("skilled", "counter", "the skilled bot of the skill figure (one seat, every seat in turn)",
-                 metavar="SPEC")
+SKILLED = Option("skilled", "counter", "the bot whose edge over weak players the edge figure measures "
+                                       "(bot_edge: one seat, every seat in turn)", metavar="SPEC")
 WEAK = Option("weak", "random", "the weak bots it plays against", metavar="SPEC")
 
 
@@ -30,7 +30,7 @@ def _rules(players, rules, refuse=(), analysis=""):
     return game_rules(game_of("zahlemann"), rules, max(players))
 
 
-def _skill(skilled, weak):
+def _bots(skilled, weak):
     from analyses.zahlemann.measure import check_spec
     from zsim.analysis_spec import spec_list
 
@@ -42,27 +42,27 @@ def players_play(*, players, skilled, weak, games, seed, field, rules):
     from analyses.zahlemann import questions as q
 
     r = _rules(players, rules)
-    skill = _skill(skilled, weak)
-    total = q.measure.games_of(q.players_points(players, field, games, r, skill))
-    return total, lambda adv: q.players_run(players, field, games, seed, r, adv, skill)
+    bots = _bots(skilled, weak)
+    total = q.measure.games_of(q.players_points(players, field, games, r, bots))
+    return total, lambda adv: q.players_run(players, field, games, seed, r, adv, bots)
 
 
 def variants(*, players, skilled, weak, games, seed, field, rules):
     from analyses.zahlemann import questions as q
 
     r = _rules(players, rules, q.VARIANT_KEYS, "variants")
-    skill = _skill(skilled, weak)
-    total = q.measure.games_of(q.variants_points(players, field, games, r, skill))
-    return total, lambda adv: q.variants_run(players, field, games, seed, r, adv, skill)
+    bots = _bots(skilled, weak)
+    total = q.measure.games_of(q.variants_points(players, field, games, r, bots))
+    return total, lambda adv: q.variants_run(players, field, games, seed, r, adv, bots)
 
 
 def hand_size(*, players, hand_sizes, skilled, weak, games, seed, field, rules):
     from analyses.zahlemann import questions as q
 
     r = _rules(players, rules, ("hand_size",), "hand-size")
-    skill = _skill(skilled, weak)
-    total = q.measure.games_of(q.hand_points(players, field, games, r, hand_sizes, skill))  # refuses a hand too large
-    return total, lambda adv: q.hand_run(players, field, games, seed, r, adv, hand_sizes, skill)
+    bots = _bots(skilled, weak)
+    total = q.measure.games_of(q.hand_points(players, field, games, r, hand_sizes, bots))  # refuses a hand too large
+    return total, lambda adv: q.hand_run(players, field, games, seed, r, adv, hand_sizes, bots)
 
 
 def money(*, players, games, seed, field, rules):
@@ -109,9 +109,10 @@ def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
 ANALYSES = (
     AnalysisSpec("players", "The start seat's advantage at each player count; 2, 3 and 4 players side by side.",
                  (_players("2,3,4"), SKILLED, WEAK, *COMMON), f"{_HERE}:players_play"),
-    AnalysisSpec("variants", "Each variant alone and all three: game length, spread of outcomes, skill.",
+    AnalysisSpec("variants", "Each variant alone and all three: game length, spread of outcomes, the bot edge over "
+                             "weak bots.",
                  (_players("2,4"), SKILLED, WEAK, *COMMON), f"{_HERE}:variants"),
-    AnalysisSpec("hand-size", "The dealt hand size against game length and skill.",
+    AnalysisSpec("hand-size", "The dealt hand size against game length and the bot edge over weak bots.",
                  (_players("2,4"),
                   Option("hand_sizes", "3..8", "cards dealt (rule hand_size; comma list or range)",
                          ints(_HAND.low, _HAND.high)),

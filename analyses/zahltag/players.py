@@ -13,7 +13,7 @@ import math
 import polars as pl
 
 from analyses import common, stats
-from analyses.common import p_text
+from analyses.verdicts import seat_clause
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Mean, Ratio
@@ -230,14 +230,9 @@ def seat_finding(bal: pl.DataFrame, seats: pl.DataFrame) -> str:
         s = seats.filter(pl.col("players") == p)
         best = s.sort("win_share", descending=True).row(0, named=True)
         worst = s.sort("win_share").row(0, named=True)
-        if r["seat_p"] is not None and r["seat_p"] < 0.05:
-            verdict = (f"seat {best['seat']} wins {common.share_text(best['win_share'], best['win_share_ci95'])} "
-                       f"and seat {worst['seat']} {common.share_text(worst['win_share'], worst['win_share_ci95'])} "
-                       f"against a par of {1 / p:.3f} (seats not even, p {p_text(r['seat_p'])}; spread "
-                       f"{r['seat_spread_pp']:.2f} pp [{r['seat_spread_pp_lo']:.2f}, {r['seat_spread_pp_hi']:.2f}])")
-        else:
-            verdict = (f"no seat gap found (p {p_text(r['seat_p'])}; spread at most "
-                       f"{r['seat_spread_pp_hi']:.2f} pp of win share)")
+        verdict = (f"seat {best['seat']} wins {common.share_text(best['win_share'], best['win_share_ci95'])} "
+                   f"and seat {worst['seat']} {common.share_text(worst['win_share'], worst['win_share_ci95'])} "
+                   f"against a par of {1 / p:.3f}; {seat_clause(s, int(r['games']))}")
         parts.append(f"at {p} players {verdict}")
     return "Seat order: " + "; ".join(parts) + "."
 

@@ -29,7 +29,8 @@ from analyses import common, stats
 from analyses.zahltag import hand_size
 from analyses.zahltag.tradeoff_figures import (best_alt, best_figure, rule_alt, rule_figure, spread_alt,
                                                spread_figure, strategy_alt, strategy_figure)
-from analyses.zahltag.tradeoff_words import edge_sentences, join_words, pm, rule_sentence, span_text, trend
+from analyses.zahltag.tradeoff_words import (edge_sentences, join_words, pm, rule_sentence, span_text, spread_sentence,
+                                            trend)
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
 from analyses.stats import Ratio
@@ -328,9 +329,11 @@ def run(players_list, field: str | None, games: int, seed: int, rules: Rules, de
     figs, alts = {}, {}
     spreads = [x for x in rule["seat_spread_pp"].to_list() if x is not None and x == x]
     vmax = max([1.0, *spreads])                  # one colour scale for every player count
+    verdicts = {p: spread_sentence(p, rule.filter(pl.col("players") == p), hand0, cost0) for p in players_list}
     for p in players_list:
         cap = (f"Seat spread by cards dealt and payday cost, {p} players (one colour scale for every player "
-               f"count; outlined: eliminations in more than 5% of games; boxed: the printed rules)")
+               f"count; outlined: eliminations in more than 5% of games; boxed: the printed rules). "
+               f"{verdicts[p]}")
         figs[cap] = spread_figure(rule, p, hand0, cost0, vmax)
         alts[cap] = spread_alt(rule, p, hand0, cost0)
     for p in players_list:
@@ -358,5 +361,5 @@ def run(players_list, field: str | None, games: int, seed: int, rules: Rules, de
         {"players": players_list, "field": sorted(fields), "games_per_point": games, "seed": seed,
          "targets": targets, "payday_costs": costs, "hand_sizes": hand_sizes, "default_target": default,
          "default_payday_cost": cost0, "default_hand_size": hand0},
-        alts=alts, details=(t_grid, t_rule), findings=findings(best, rule, default, cost0),
+        alts=alts, details=(t_grid, t_rule), findings=[*verdicts.values(), *findings(best, rule, default, cost0)],
         wide=tuple(c for c in figs if not c.startswith(("Best target hand", "Seat spread"))))

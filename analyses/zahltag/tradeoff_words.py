@@ -122,3 +122,35 @@ def rule_sentence(p: int, part: pl.DataFrame, cost0: int) -> str:
         text += (f"; games with an elimination pass {pct(ELIMINATIONS_COMMON)} (the whole 95% interval above it) at payday cost {join_words(where)}, "
                  f"the most {most}.")
     return text
+
+
+def spread_sentence(p: int, part: pl.DataFrame, hand0: int, cost0: int, margin_pp: float | None = None) -> str:
+    """The trade-off's seat verdict at ``p`` players, said beside its map:
+    the seats' spread around par at the printed rules, read against the
+    margin (:mod:`analyses.verdicts`), and the most even setting of the grid
+    where eliminations stay rare; ``part`` holds that player count's rows of
+    the rule table."""
+    from analyses.verdicts import MARGIN_PP, decide, WITHIN, BEYOND
+
+    margin = MARGIN_PP if margin_pp is None else margin_pp
+    here = part.filter((pl.col("hand_size") == hand0) & (pl.col("payday_cost") == cost0))
+    text = f"At {p} players"
+    if not here.is_empty():
+        r = here.row(0, named=True)
+        lo, hi = r.get("seat_spread_pp_lo"), r.get("seat_spread_pp_hi")
+        spread = f"{r['seat_spread_pp']:.1f} pp" + (f" [{lo:.1f}, {hi:.1f}]" if lo is not None and hi is not None
+                                                      else "")
+        outcome = decide(lo, hi, margin) if lo is not None and hi is not None else None
+        word = {WITHIN: "balanced", BEYOND: "uneven"}.get(outcome, "can't tell yet")
+        text += (f" the printed rules (deal {hand0}, payday cost {cost0}) spread the seats {spread} around par: "
+                 f"{word} against a margin of {margin:g} pp")
+    calm = part.filter(pl.col("elimination_rate_hi") < ELIMINATIONS_COMMON) if "elimination_rate_hi" in part.columns \
+        else part
+    calm = calm.filter(pl.col("seat_spread_pp").is_not_null())
+    if not calm.is_empty():
+        best = calm.sort("seat_spread_pp", "hand_size", "payday_cost").row(0, named=True)
+        text += ("; " if not here.is_empty() else " ") + (
+            f"the most even setting where eliminations stay under {pct(ELIMINATIONS_COMMON)} deals "
+            f"{best['hand_size']} at payday cost {best['payday_cost']} ({best['seat_spread_pp']:.1f} pp)")
+    return text + "."
+

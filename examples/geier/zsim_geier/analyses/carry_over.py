@@ -11,9 +11,12 @@ each player count the same deals are played both ways (common random numbers,
   chi-square test of even seats and the largest gap between two seats), the
   mean score, the share of rounds fully tied, carried tables and what was
   discarded;
-* skill: a skilled bot (default ``matcher``) in one seat among weak ones
-  (default ``random``), every seat in turn for an equal share of the games.
-  Its win share less par (1 / players) is how far skill rises above chance.
+* the bot edge: a heuristic bot (``--skilled``, default ``matcher``) in one
+  seat among weak ones (``--weak``, default ``random``), every seat in turn
+  for an equal share of the games. Its win share less par (1 / players) is
+  that heuristic's edge over weak players, not the game's skill: a report
+  measures skill with the strong player against the default field
+  (zsim's ``analyses.skill``).
 
 Every figure is summed as whole numbers chunk by chunk, so a run's tables are
 bit-identical whatever its chunk size or thread count.
@@ -85,8 +88,8 @@ def settings(rules) -> list[tuple[bool, object]]:
 
 
 def points(players: list[int], field: str | None, games: int, rules,
-           skill: tuple[str, str] = (SKILLED, WEAK)) -> list[Point]:
-    """The field's point and the skill points (the skilled spec in each seat in turn among
+           bots: tuple[str, str] = (SKILLED, WEAK)) -> list[Point]:
+    """The field's point and the bot edge's points (``bots``: the bot in each seat in turn among
     the weak one) of both settings at every player count."""
     out = []
     for p in players:
@@ -96,9 +99,9 @@ def points(players: list[int], field: str | None, games: int, rules,
             key = {"players": p, "carry_over": flag}
             out.append(Point({**key, "part": "field"}, Matchup(p, seats, r, game=GAME), games, tested_seat=-1))
             for seat in range(p):
-                specs = [skill[1]] * p
-                specs[seat] = skill[0]
-                out.append(Point({**key, "part": "skill"}, Matchup(p, tuple(specs), r, game=GAME), per_seat,
+                specs = [bots[1]] * p
+                specs[seat] = bots[0]
+                out.append(Point({**key, "part": "bot"}, Matchup(p, tuple(specs), r, game=GAME), per_seat,
                                  tested_seat=seat))
     return out
 
@@ -148,16 +151,16 @@ def seat_gaps(game_sums: dict, seats: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(rows, nan_to_null=True)
 
 
-def skill_table(seat_sums: dict) -> pl.DataFrame:
-    """The skilled seat's win share and its edge over par, per setting."""
+def bot_edge_table(seat_sums: dict) -> pl.DataFrame:
+    """The bot's seat among weak bots: its win share and its edge over par, per setting."""
     parts = []
     for p, sums in seat_sums.items():
-        t = sums.filter((pl.col("part") == "skill") & pl.col("tested")).drop("part", "tested")
-        est = stats.estimates(t, KEYS, [WIN]).rename({"win_share": "skill_win_share",
-                                                      "win_share_ci95": "skill_win_share_ci95"})
-        parts.append(est.select(*KEYS, "skill_win_share", "skill_win_share_ci95",
-                                (pl.col("skill_win_share") - 1.0 / p).alias("skill_edge"),
-                                pl.col("skill_win_share_ci95").alias("skill_edge_ci95")))
+        t = sums.filter((pl.col("part") == "bot") & pl.col("tested")).drop("part", "tested")
+        est = stats.estimates(t, KEYS, [WIN]).rename({"win_share": "bot_win_share",
+                                                      "win_share_ci95": "bot_win_share_ci95"})
+        parts.append(est.select(*KEYS, "bot_win_share", "bot_win_share_ci95",
+                                (pl.col("bot_win_share") - 1.0 / p).alias("bot_edge"),
+                                pl.col("bot_win_share_ci95").alias("bot_edge_ci95")))
     return pl.concat(parts)
 
 
@@ -170,7 +173,7 @@ def tables(seat_sums: dict, game_sums: dict, rounds: int) -> tuple[pl.DataFrame,
     seats = _ordered(shared.seat_table(game_sums, KEYS))
     players = pl.col("players").cast(field["players"].dtype)
     main = field.with_columns(pl.lit(rounds, pl.Int64).alias("rounds"))
-    for part in (seat_gaps(game_sums, seats), skill_table(seat_sums)):
+    for part in (seat_gaps(game_sums, seats), bot_edge_table(seat_sums)):
         main = main.join(part.with_columns(players), on=KEYS, how="left", coalesce=True)
     first = [*KEYS, "games", "rounds"]
     main = main.select(*first, pl.exclude(*first)).with_columns(pl.col(pl.Float64).fill_nan(None))
@@ -179,27 +182,28 @@ def tables(seat_sums: dict, game_sums: dict, rounds: int) -> tuple[pl.DataFrame,
 
 # ---------------------------------------------------------------- the run
 def run(players: list[int], field: str | None, games: int, seed: int, rules, advance=None,
-        skill: tuple[str, str] = (SKILLED, WEAK)) -> AnalysisResult:
+        bots: tuple[str, str] = (SKILLED, WEAK)) -> AnalysisResult:
     """Both settings at every player count: the tables, two figures and the findings."""
     from zsim_geier.analyses import carry_over_show as show
 
-    pts = points(players, field, games, rules, skill)
+    pts = points(players, field, games, rules, bots)
     seat_sums, game_sums = play(pts, seed, advance)
     main, seats = tables(seat_sums, game_sums, rules.n_prizes)
     field_names = ", ".join(dict.fromkeys(common.field_specs(field, max(players), GAME)))
     figs = {"Win share per seat, ties carried over and discarded (95% error bars; dotted: par)":
             show.seat_figure(seats),
-            "What carry-over changes: fully tied rounds, points discarded, mean score, skill "
-            "(95% error bars; dotted: par)": show.panels(main)}
+            "What carry-over changes: fully tied rounds, points discarded, mean score, the bot's win share "
+            "among weak bots (95% error bars; dotted: par)": show.panels(main)}
     summary = (f"{field_names} in every seat at {', '.join(map(str, players))} players, {games:,} games a "
                f"setting, with a fully tied table carried over to the next card (the printed rule) and "
-               f"discarded (rule carry_over=false), on the same deals (seed {seed}); then {skill[0]} in one "
-               f"seat among {skill[1]} (every seat in turn) for the skill figure. A round is fully tied when "
+               f"discarded (rule carry_over=false), on the same deals (seed {seed}); then {bots[0]} in one "
+               f"seat among {bots[1]} (every seat in turn) for the bot edge, a heuristic's edge over weak "
+               f"players (not the game's skill). A round is fully tied when "
                f"no bid stands alone; its share counts the game's {rules.n_prizes} rounds. seat_p tests that "
                f"every seat wins 1/players; seat_gap is the best seat's win share less the worst one's.")
     return AnalysisResult("geier-carry-over", "Carry-over: ties kept or discarded", summary,
                           {"Per setting": main, "Win share per seat": seats}, figs,
                           {"players": players, "games_per_point": games, "seed": seed, "field": field_names,
-                           "skill": f"{skill[0]} among {skill[1]}", "rules": rules_shown(rules)},
-                          alts={k: k for k in figs}, findings=show.findings(main, field_names, skill),
+                           "bot edge": f"{bots[0]} among {bots[1]}", "rules": rules_shown(rules)},
+                          alts={k: k for k in figs}, findings=show.findings(main, field_names, bots),
                           wide=tuple(figs))

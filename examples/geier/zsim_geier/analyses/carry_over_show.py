@@ -6,20 +6,20 @@ import math
 
 import polars as pl
 
-from analyses import common
-from analyses.common import p_text, share_text
-from analyses.setting_tables import x_offsets
+from analyses import common, verdicts
+from analyses.common import share_text
+from analyses.setting_tables import BOT_EDGE_ASIDE, x_offsets
 
 #: the settings as the figures and findings name them (key column carry_over)
 NAMES = {True: "carried over", False: "discarded"}
 #: one look per setting where the series are the settings (the player counts have theirs)
 LOOK = {True: common.CYCLE[0], False: common.CYCLE[1]}
-PANELS = ("fully_tied_share", "discarded_points", "mean_score", "skill_win_share")
+PANELS = ("fully_tied_share", "discarded_points", "mean_score", "bot_win_share")
 LABELS = {
     "fully_tied_share": "rounds fully tied (share)",
     "discarded_points": "points discarded per game",
     "mean_score": "mean score per seat (points)",
-    "skill_win_share": "skilled bot's win share",
+    "bot_win_share": "bot's win share among weak bots",
 }
 
 
@@ -56,7 +56,7 @@ def panels(main: pl.DataFrame):
             style = common.series_style(p)
             common.errorbar(ax, xs, [rows[f][m] for f in flags if f in rows],
                             [rows[f][f"{m}_ci95"] for f in flags if f in rows], label=f"{p} players", **style)
-            if m == "skill_win_share":
+            if m == "bot_win_share":
                 ax.axhline(1.0 / p, color=style["color"], linestyle=":", linewidth=1)
         ax.set_xticks(range(len(flags)), [f"ties\n{NAMES[f]}" for f in flags])
         ax.set_xlim(-0.5, len(flags) - 0.5)
@@ -99,27 +99,30 @@ def _per_players(main: pl.DataFrame):
         yield p, {r["carry_over"]: r for r in part.iter_rows(named=True)}
 
 
-def findings(main: pl.DataFrame, field: str, skill: tuple[str, str]) -> list[str]:
+def findings(main: pl.DataFrame, field: str, bots: tuple[str, str]) -> list[str]:
     """The analysis's findings, one sentence per question, written from the table ``main``."""
     out = [f"{p} players, {field} in every seat: " + "; ".join(_setting_text(rows[f]) for f in NAMES if f in rows)
            + "." for p, rows in _per_players(main)]
     out.append("Seats, the largest gap in win share: "
                + "; ".join(seat_text(p, rows) for p, rows in _per_players(main)) + ".")
-    out.append(f"Skill ({skill[0]} in one seat among {skill[1]}, win share): " + "; ".join(
-        f"{share_text(rows[True]['skill_win_share'], rows[True]['skill_win_share_ci95'])} carried over and "
-        f"{share_text(rows[False]['skill_win_share'], rows[False]['skill_win_share_ci95'])} discarded at "
-        f"{p} players (par {1 / p:.3f})" for p, rows in _per_players(main) if len(rows) == 2) + ".")
+    out.append(f"{bots[0]} in one seat among {bots[1]} wins " + "; ".join(
+        f"{share_text(rows[True]['bot_win_share'], rows[True]['bot_win_share_ci95'])} carried over and "
+        f"{share_text(rows[False]['bot_win_share'], rows[False]['bot_win_share_ci95'])} discarded at "
+        f"{p} players (par {1 / p:.3f})" for p, rows in _per_players(main) if len(rows) == 2)
+        + f" ({BOT_EDGE_ASIDE}).")
     return out
 
 
 def seat_text(p: int, rows: dict) -> str:
-    """The seats at ``p`` players both ways: the largest gap between two seats, and the test."""
+    """The seats at ``p`` players both ways: the largest gap between two seats, read against the
+    report's default margin (:mod:`analyses.verdicts`)."""
     parts = []
     for flag in NAMES:
         r = rows.get(flag)
         if r is not None:
-            even = r["seat_p"] is None or r["seat_p"] >= 0.05
+            gap = verdicts.edge("Seats", 100 * r["seat_gap"], 100 * r["seat_gap_ci95"], int(r["games"]),
+                                subject="", effect="uneven", no_effect="balanced")
             parts.append(f"seat {r['best_seat']} over seat {r['worst_seat']} by "
                          f"{share_text(r['seat_gap'], r['seat_gap_ci95'])} with ties {NAMES[flag]} "
-                         f"(p {p_text(r['seat_p'])}: {'no seat gap found' if even else 'the seats are not even'})")
+                         f"({gap.label} against a margin of ±{gap.margin_pp:g} pp)")
     return f"at {p} players " + " and ".join(parts)

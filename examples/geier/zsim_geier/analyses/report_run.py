@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from analyses import common
 from analyses import report_parts as shared
 from analyses.result import AnalysisResult
+from analyses.setting_tables import BOT_EDGE_ASIDE, bot_edge_definition
 from zsim.install import __version__
 from zsim_geier.analyses import carry_over
 from zsim_geier.analyses.carry_over_show import seat_text
@@ -41,8 +42,8 @@ DEFINITIONS = {
     "best_seat": "the seat with the highest win share",
     "worst_seat": "the seat with the lowest win share",
     "seat_gap": "the best seat's win share less the worst seat's (the interval is taken game by game)",
-    "skill_win_share": "win share of the skilled bot in one seat among weak ones (every seat in turn)",
-    "skill_edge": "that win share above par (1 / players): how far skill rises above chance",
+    "bot_win_share": f"win share of {SKILLED} in one seat among {WEAK} (every seat in turn)",
+    "bot_edge": bot_edge_definition(SKILLED, WEAK),
     "strategy": "strategy (with its parameters)",
     "points_mean": "mean score (points a game)",
     "mean_place": "mean place (1 best; tied seats share a place)",
@@ -82,8 +83,8 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
 
 
 def carry_lines(main) -> list[str]:
-    """What carry-over does (points kept, ties), the seats, and skill, one line each."""
-    kept, seats, skill = [], [], []
+    """What carry-over does (points kept, ties), the seats, and the bot edge, one line each."""
+    kept, seats, edge = [], [], []
     for (p,), part in main.group_by(["players"], maintain_order=True):
         rows = {r["carry_over"]: r for r in part.iter_rows(named=True)}
         if len(rows) < 2:
@@ -94,14 +95,14 @@ def carry_lines(main) -> list[str]:
                     f"at {p} players ({100 * on['fully_tied_share']:.1f}% against "
                     f"{100 * off['fully_tied_share']:.1f}% of rounds fully tied)")
         seats.append(seat_text(p, rows))
-        skill.append(f"{common.share_text(on['skill_win_share'], on['skill_win_share_ci95'])} against "
-                     f"{common.share_text(off['skill_win_share'], off['skill_win_share_ci95'])} at {p} players "
-                     f"(par {1 / p:.3f})")
+        edge.append(f"{common.share_text(on['bot_win_share'], on['bot_win_share_ci95'])} against "
+                    f"{common.share_text(off['bot_win_share'], off['bot_win_share_ci95'])} at {p} players "
+                    f"(par {1 / p:.3f})")
     return ["Carry-over: a fully tied table carried over (the printed rule) against discarded loses "
             + "; ".join(kept) + ".",
             "Seats, the largest gap in win share: " + "; ".join(seats) + ".",
-            f"Skill: {SKILLED} in one seat among {WEAK} wins, ties carried over against discarded, "
-            + "; ".join(skill) + "."]
+            f"{SKILLED} in one seat among {WEAK} wins, ties carried over against discarded, "
+            + "; ".join(edge) + f" ({BOT_EDGE_ASIDE})."]
 
 
 def command(plan: Plan, out: str) -> str:
@@ -119,7 +120,7 @@ def metadata(plan: Plan, elapsed: float) -> dict:
             "created (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
             "players": plan.players,
             "field": plan.field or FIELD,
-            "skill figure": f"{SKILLED} in one seat among {WEAK}",
+            "bot edge": f"{SKILLED} in one seat among {WEAK}",
             "tournament field": list(shared.builtin_field(GAME)),
             "games per analysis point": plan.games,
             "tournament deals": plan.deals,

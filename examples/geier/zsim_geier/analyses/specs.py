@@ -12,7 +12,8 @@ from zsim.analysis_spec import GAMES, RULES, SEED, AnalysisSpec, Option, ReportS
 from zsim_geier.rules import MAX_PLAYERS, MIN_PLAYERS
 
 GAME = "geier"
-#: the field's strategy (the game's default), and the skill figure's skilled and weak bots
+#: the field's strategy (the game's default), and the bot edge's two sides: the heuristic bot in one
+#: seat and the weak bots in the others (its edge over weak players, not the game's skill)
 FIELD, SKILLED, WEAK = "matcher", "matcher", "random"
 #: the rule keys the analysis sets itself (a --rule of one is refused)
 SWEPT = ("carry_over",)
@@ -29,7 +30,7 @@ def _rules(players, rules, analysis: str):
     return game_rules(game_of(GAME), rules, max(players))
 
 
-def _skill(skilled, weak) -> tuple[str, str]:
+def _bots(skilled, weak) -> tuple[str, str]:
     from analyses.setting_tables import check_spec
     from zsim.analysis_spec import spec_list
 
@@ -41,9 +42,9 @@ def carry_over(*, players, skilled, weak, games, seed, field, rules):
     from zsim_geier.analyses import carry_over as analysis
 
     r = _rules(players, rules, "carry-over")
-    skill = _skill(skilled, weak)
-    total = analysis.games_of(analysis.points(players, field, games, r, skill))   # checks --field
-    return total, lambda adv: analysis.run(players, field, games, seed, r, adv, skill)
+    bots = _bots(skilled, weak)
+    total = analysis.games_of(analysis.points(players, field, games, r, bots))   # checks --field
+    return total, lambda adv: analysis.run(players, field, games, seed, r, adv, bots)
 
 
 def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
@@ -61,18 +62,20 @@ def report_plan(*, players, games, tournament_games, seed, field, rules, deck):
 ANALYSES = (
     AnalysisSpec(
         "carry-over",
-        "A fully tied table carried over to the next card or discarded: seats, ties, points lost, skill.",
+        "A fully tied table carried over to the next card or discarded: seats, ties, points lost, the bot edge "
+        "over weak bots.",
         (players("2,3,4", f"player counts, a comma list to compare side by side (within {MIN_PLAYERS}.."
                           f"{MAX_PLAYERS})", MIN_PLAYERS, MAX_PLAYERS),
-         Option("skilled", SKILLED, "the skilled bot of the skill figure (one seat, every seat in turn)",
-                metavar="SPEC"),
+         Option("skilled", SKILLED, "the bot whose edge over weak players the edge figure measures "
+                                    "(bot_edge: one seat, every seat in turn)", metavar="SPEC"),
          Option("weak", WEAK, "the weak bots it plays against", metavar="SPEC"),
          GAMES, SEED, field(f"{FIELD} in every seat"), RULES),
         f"{_HERE}:carry_over",
         tables=("Per setting", "Win share per seat"),
-        figures=("win share per seat", "fully tied rounds, points discarded, mean score and skill"),
+        figures=("win share per seat",
+                 "fully tied rounds, points discarded, mean score and the bot's win share among weak bots"),
         findings="per player count: fully tied rounds, points discarded and mean score both ways; "
-                 "the largest seat gap and the test of even seats; the skilled bot's win share"),
+                 "the largest seat gap and the test of even seats; the bot's win share among weak bots"),
 )
 
 REPORT = ReportSpec("zsim report: Hol's der Geier", f"{_HERE}:report_plan")
