@@ -108,6 +108,16 @@ def x_offsets(n_series: int, width: float = 0.24) -> list[float]:
     return [-width / 2 + width * i / (n_series - 1) for i in range(n_series)]
 
 
+def shade_printed(ax, xs: list, printed, categorical: bool) -> None:
+    """Shade the printed rules' value ``printed`` of a sweep over ``xs`` (a
+    category's slot, or the value itself on a numeric axis); nothing when
+    the sweep does not hold it."""
+    if printed is None or printed not in xs:
+        return
+    at = xs.index(printed) if categorical else printed
+    ax.axvspan(at - 0.4, at + 0.4, color="#d9d9d9", alpha=0.6, zorder=0, linewidth=0, label="printed rules")
+
+
 def seat_figure(seats: pl.DataFrame, seat_note: str):
     """Win share per seat, a series per player count, par dotted (``seat_note``: what seat 0 does)."""
     fig, axes = common.figure(width=6.0, height=4.0)

@@ -20,7 +20,7 @@ from analyses.baumeister.measure import Setting
 from analyses.report_format import format_ci, format_float
 from analyses.result import AnalysisResult
 from analyses.verdicts import seat_clause
-from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
+from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, shade_printed, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 
 #: the gate experiment: the deck's city gates with their coins times these factors
 GATE_FACTORS = (("no gate coins", 0), ("printed coins", 1), ("double coins", 2))
@@ -81,9 +81,7 @@ def panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel: 
             _plot(ax, pos, part, m, f"{p} players", **style)
         if m in par_for:
             ax.axhline(0.0, color="grey", linestyle=":", linewidth=1)
-        if printed is not None and printed in xs:
-            at = xs.index(printed) if categorical else printed
-            ax.axvspan(at - 0.4, at + 0.4, color="#d9d9d9", alpha=0.6, zorder=0, linewidth=0, label="printed rules")
+        shade_printed(ax, xs, printed, categorical)
         if categorical and len(xs) > 5:
             ax.set_xticks(range(len(xs)), [str(v).replace("_", " ") for v in xs], fontsize=8, rotation=35,
                           ha="right", rotation_mode="anchor")

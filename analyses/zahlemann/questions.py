@@ -16,7 +16,7 @@ import polars as pl
 from analyses import common
 from analyses.result import AnalysisResult
 from analyses.verdicts import seat_clause
-from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
+from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, shade_printed, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
 from analyses.zahlemann import measure
 from analyses.zahlemann.measure import Setting
 
@@ -59,10 +59,7 @@ def _panels(t: pl.DataFrame, x_col: str, metrics: list[str], title: str, xlabel:
                                 **style)
         if m == par_for:
             ax.axhline(0.0, color="grey", linestyle=":", linewidth=1)
-        if printed is not None and printed in xs:
-            at = xs.index(printed) if categorical else printed
-            ax.axvspan(at - 0.4, at + 0.4, color="#d9d9d9", alpha=0.6, zorder=0, linewidth=0,
-                       label="printed rules")
+        shade_printed(ax, xs, printed, categorical)
         if categorical:
             ax.set_xticks(range(len(xs)), [textwrap.fill(str(v).replace("_", " "), 11) for v in xs], fontsize=8)
         else:
