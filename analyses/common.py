@@ -9,6 +9,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from analyses import stats
+from analyses.report_format import format_ci
 from analyses.stats import Mean, Ratio, Share
 from zsim.errors import ZsimError
 from zsim.game_registry import DEFAULT_GAME
@@ -215,13 +216,11 @@ def rate_text(value: float, lo: float, hi: float) -> str:
     return f"{pct(value)} [{pct(lo)}, {pct(hi)}]"
 
 
-def share_text(value: float, ci: float, digits: int = 3) -> str:
-    """A share and its 95% half-width for a sentence: ``0.512 ± 0.004``."""
-    if value is None or value != value:
-        return "–"
-    if ci is None or ci != ci:
-        return f"{value:.{digits}f}"
-    return f"{value:.{digits}f} ± {ci:.{digits}f}"
+def share_text(value: float, ci: float) -> str:
+    """A share and its 95% half-width for a sentence, as the tables print it
+    (:func:`analyses.report_format.format_ci`): ``0.5123 ± 0.0031``; a
+    half-width is never rounded away ("0.998 ± 0.000")."""
+    return format_ci(value, ci)
 
 
 def legend_below(fig, ax, ncols: int = 4) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyses import common, heatmap
+from analyses.report_format import format_ci, format_share_bound
 
 
 def _long(t) -> pl.DataFrame:
@@ -86,7 +87,8 @@ def alt_text(t) -> str:
     if h.is_empty():
         return "Head to head: no pair of strategies shared a game."
     top = h.sort("above", descending=True).row(0, named=True)
-    ci = "" if top["above_ci95"] is None else f" ± {top['above_ci95']:.3f}"
+    share = (format_share_bound(top["above"], top["games"]) if top["above_ci95"] == 0 else None) \
+        or format_ci(top["above"], top["above_ci95"])
     strongest = [t.entries[i] for i in _order(t)][0]
     return (f"Head to head: {strongest} finishes above its rivals most often; the widest gap is "
-            f"{top['row']} above {top['column']} in {top['above']:.3f}{ci} of their shared games.")
+            f"{top['row']} above {top['column']} in {share} of their {top['games']} shared games.")

@@ -4,7 +4,8 @@ One call to :func:`write_report` produces::
 
     out_dir/index.html          the report as one HTML page (inline CSS, no script)
     out_dir/report.md           the same content as GitHub Markdown
-    out_dir/figures/*.png       one PNG per figure, <result name>-<n>.png, n from 1
+    out_dir/figures/*.png       one PNG per figure, <result name>-<n>.png, n from 1,
+                                and <result name>-<n>-phone.png for one of several panels
     out_dir/.zsim-report.json   the manifest: every other file, its size and SHA-256
 
 Both documents open with the title and the verdicts (a box of one plain
@@ -38,7 +39,10 @@ wraps; long words wrap anywhere. Figures sit in a grid of columns at least
 of a 110 dpi PNG stay readable), one column on a phone, and never shrunk
 below the width at which its smallest text reads at 10 CSS px
 (:func:`smallest_text_px`; a phone scrolls a wider one sideways in its own
-box); each figure links to its PNG, to see it whole.
+box). A figure of panels side by side is also written with its panels
+stacked (``<slug>-<n>-phone.png``, :mod:`analyses.figure_phone`), at a width
+where a phone shows its smallest text at 10 CSS px; the page shows that one
+on narrow screens. Each figure links to its PNG, to see it whole.
 
 Numbers and cells are printed by :mod:`analyses.report_format` (the same in
 HTML, Markdown and the CLI's tables). This module writes the folder; the
@@ -66,11 +70,12 @@ from matplotlib.text import Text
 from PIL import Image
 
 from analyses.figure_alt import describe
+from analyses.figure_phone import stack_for_phone
 from analyses.report_folder import (MANIFEST_NAME, check_target, make_hidden_dir, report_files,
                                     swap_into_place, write_manifest)
 from analyses.report_html import html_document
 from analyses.report_markdown import md_document
-from analyses.report_sections import plan, unique_slugs
+from analyses.report_sections import READABLE_PX, plan, unique_slugs
 from analyses.result import AnalysisResult
 from zsim.errors import output_error
 from zsim.output import clean_stale
@@ -79,6 +84,10 @@ __all__ = ["MANIFEST_NAME", "check_target", "report_files", "write_manifest", "w
 
 #: resolution of the PNGs; ~110 dpi keeps a 6x4 inch figure around 660x440 px
 FIGURE_DPI = 110
+#: the width a stacked figure's panels are drawn for (CSS px): a 390 px phone
+#: shows 366 px between the page's margins, less a little for what sticks out
+#: of the panels (a legend under them, a long tick label)
+PHONE_PX = 340
 
 
 def smallest_text_px(fig) -> float:
@@ -115,16 +124,24 @@ def _render(results: list[AnalysisResult], meta: dict, command_text: str, findin
         for n, fig in enumerate(r.figures.values(), 1):
             rel = f"figures/{slug}-{n}.png"
             (folder / "figures").mkdir(exist_ok=True)
+            phone = None
             try:
                 fig.savefig(folder / rel, dpi=FIGURE_DPI, bbox_inches="tight", format="png")
                 text_px = smallest_text_px(fig)
                 data = describe(fig)
+                if text_px > 0 and stack_for_phone(fig, PHONE_PX * text_px / READABLE_PX / FIGURE_DPI):
+                    phone = rel.removesuffix(".png") + "-phone.png"
+                    fig.savefig(folder / phone, dpi=FIGURE_DPI, bbox_inches="tight", format="png")
             finally:
                 plt.close(fig)
             with Image.open(folder / rel) as im:
                 width, height = im.size
             written.append(rel)
-            files.append((rel, width, height, text_px, data))
+            if phone:
+                with Image.open(folder / phone) as im:
+                    phone = (phone, *im.size)
+                written.append(phone[0])
+            files.append((rel, width, height, text_px, data, phone))
         figure_files.append(files)
     findings = [str(x) for x in findings]
     sections = plan(results, slugs, figure_files, bool(findings), bool(verdicts))

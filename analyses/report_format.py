@@ -88,31 +88,42 @@ def format_float(x: float | None, sig: int = SIG_DIGITS) -> str:
     return f"{x:.{_decimals_for(x, sig)}f}"
 
 
-def format_ci(value: float | None, ci: float | None) -> str:
+def format_ci(value: float | None, ci: float | None, signed: bool = False) -> str:
     """``value ± ci`` with the half-width at 2 significant digits and the
     value at the same decimals; a missing or unusable half-width leaves the
-    value alone, a missing value leaves the cell empty.
+    value alone, a missing value leaves the cell empty. ``signed`` writes a
+    plus before a positive value (an edge or a change, in a sentence).
 
-    A zero half-width prints as ``± 0``: a half-width alone says nothing of
-    the count behind it, so no better bound can be printed here (rates of
-    rare events come with ``_lo``/``_hi`` ends instead, see
-    :func:`format_interval`)."""
+    A zero half-width means every observation behind the mean gave the same
+    value (Zahlemann's money range at 2 players is 224 in every game; a
+    measure no game ever moved is 0 in all of them): it prints as
+    ``always 224.0``, never as ``224.0 ± 0``, which reads like a measured
+    interval. A share never (or always) seen has a better answer, its
+    bound, where its games are known (:func:`format_share_bound`)."""
     if _is_missing(value):
         return MISSING
+    plus = "+" if signed else ""
+    value = float(value)
+    alone = _signed(format_float(value), plus, value)
     if ci is None:
-        return format_float(value)
+        return alone
     ci = float(ci)
     if not math.isfinite(ci) or ci < 0:
-        return format_float(value)
-    value = float(value)
+        return alone
     if not math.isfinite(value):
-        return f"{format_float(value)} ± {format_float(ci)}"
+        return f"{alone} ± {format_float(ci)}"
     if ci == 0:
-        return f"{format_float(value)} ± 0"
+        return f"always {alone}"
     if ci < 1e-10 or ci >= 1e15 or abs(value) >= 1e15:   # a tiny win share stays in plain decimals
-        return f"{format_float(value)} ± {format_float(ci, CI_DIGITS)}"
+        return f"{alone} ± {format_float(ci, CI_DIGITS)}"
     decimals = _decimals_for(ci, CI_DIGITS)
-    return f"{value:.{decimals}f} ± {ci:.{decimals}f}"
+    return f"{value:{plus}.{decimals}f} ± {ci:.{decimals}f}"
+
+
+def _signed(text: str, plus: str, value: float) -> str:
+    """``text`` (``value`` printed) with a plus in front when asked for and
+    the value is above 0 and finite."""
+    return plus + text if plus and math.isfinite(value) and value > 0 else text
 
 
 def format_share_bound(value: float, games: int) -> str | None:

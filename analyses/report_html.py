@@ -9,7 +9,9 @@ words wrap anywhere. Figures sit in a grid of columns at least 34rem wide, so
 that each is shown close to its natural size (the tick labels of a 110 dpi PNG
 stay readable), one column on a phone; no figure is shrunk below the width at
 which its smallest text reads at 10 CSS px (its ``min-width``; a phone
-scrolls a wider one sideways in its own box, as it does a table); each
+scrolls a wider one sideways in its own box, as it does a table). A figure of
+panels side by side comes with a second PNG, its panels stacked
+(:mod:`analyses.figure_phone`), which a ``<picture>`` shows below 40rem; each
 figure links to its PNG, to see it whole. It renders the sections :mod:`analyses.report_sections` plans, as
 :mod:`analyses.report_markdown` renders the same sections in Markdown.
 """
@@ -59,6 +61,7 @@ figure { margin: 0; min-width: 0; }
 figure.wide { grid-column: 1 / -1; }
 figure img { display: block; max-width: 100%; height: auto; outline: 1px solid #eee; }
 .figure-scroll { max-width: 100%; overflow-x: auto; }
+.figure-scroll img { min-width: var(--min-width, 0); }
 .figure-scroll:focus-visible { outline: 2px solid #0072b2; outline-offset: 2px; }
 figcaption { font-size: .9rem; color: #444; margin-top: .3rem; }
 p.result-meta { font-size: .85rem; color: #555; }
@@ -74,6 +77,7 @@ ul.verdicts li.unsure::before { content: "?"; color: #666; }
 @media (max-width: 40rem) {
   body { margin: 1rem auto; padding: 0 .75rem; }
   table.meta th { width: auto; }
+  .figure-scroll img[data-phone] { min-width: var(--phone-min-width, 0); }
 }
 """
 
@@ -126,9 +130,17 @@ def _html_figures(figures: list[Figure]) -> list[str]:
     out = ['<div class="figures">']
     for f in figures:
         out.append('<figure class="wide">' if f.wide else "<figure>")
-        floor = f' style="min-width: {f.min_width}px" data-text-px="{f.text_px:g}"' if f.min_width else ""
-        img = (f'<a href="{_e(f.src)}"><img src="{_e(f.src)}" width="{f.width}" '
-               f'height="{f.height}" alt="{_e(f.alt)}"{floor}></a>')
+        style = f"--min-width: {f.min_width}px"
+        if f.phone:
+            style += f"; --phone-min-width: {f.phone_min_width}px"
+        floor = f' style="{style}" data-text-px="{f.text_px:g}"' if f.min_width else ""
+        img = (f'<img src="{_e(f.src)}" width="{f.width}" height="{f.height}" alt="{_e(f.alt)}"'
+               f'{" data-phone" if f.phone else ""}{floor}>')
+        if f.phone:                  # the panels stacked, on a narrow screen
+            src, width, height = f.phone
+            img = (f'<picture><source media="(max-width: 40rem)" srcset="{_e(src)}" width="{width}" '
+                   f'height="{height}">{img}</picture>')
+        img = f'<a href="{_e(f.src)}">{img}</a>'
         out.append(f'<div class="figure-scroll" role="region" aria-label="{_e(f.caption)}" tabindex="0">'
                    f"{img}</div>")
         out.append(f"<figcaption>{_e(f.caption)}</figcaption>")

@@ -109,15 +109,25 @@ class Figure:
     height: int
     wide: bool                       # spans the figure grid's row
     text_px: float = 0.0             # its smallest text, in PNG pixels (0: unknown / no text)
+    phone: tuple[str, int, int] | None = None    # its panels stacked for a phone: src, width, height
 
     @property
     def min_width(self) -> int:
         """The narrowest it may be shown (CSS px) with its smallest text at
         READABLE_PX or more; a phone scrolls it sideways in its box instead
-        of shrinking it further. Its natural width when it has no text."""
-        if self.text_px <= 0:
-            return 0
-        return min(math.ceil(self.width * READABLE_PX / self.text_px), 4 * self.width)
+        of shrinking it further. 0 when it has no text."""
+        return _floor(self.width, self.text_px)
+
+    @property
+    def phone_min_width(self) -> int:
+        """The same floor for the stacked version a phone shows."""
+        return _floor(self.phone[1], self.text_px) if self.phone else 0
+
+
+def _floor(width: int, text_px: float) -> int:
+    if text_px <= 0:
+        return 0
+    return min(math.ceil(width * READABLE_PX / text_px), 4 * width)
 
 
 @dataclass
@@ -167,10 +177,11 @@ def plan(results: list[AnalysisResult], slugs: list[str], figure_files: list[lis
             s.tables.append(Table(next(captions), frame, caption in r.details, shape(frame, meanings)))
         for caption, (src, width, height, *drawn) in zip(r.figures, files):
             shown = next(captions)
-            text_px, data = (list(drawn) + [0.0, ""])[:2]
+            text_px, data, phone = (list(drawn) + [0.0, "", None])[:3]
             own = r.alts.get(caption)
             alt = str(own) if own and own != caption else (f"{shown}. {data}" if data else shown)
-            s.figures.append(Figure(shown, alt, src, width, height, caption in r.wide or width > WIDE_PX, text_px))
+            s.figures.append(Figure(shown, alt, src, width, height, caption in r.wide or width > WIDE_PX, text_px,
+                                     phone))
         sections.append(s)
     return sections
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import polars as pl
 
 from analyses import common, stats
+from analyses.report_format import format_ci
 from analyses.stats import Mean
 from zsim.errors import ZsimError
 
@@ -31,7 +32,7 @@ def bot_edge_definition(bot: str, weak: str) -> str:
 def bot_edge_text(rows: pl.DataFrame, bot: str, weak: str) -> str:
     """A finding on the bot edge: ``bot`` in one seat among ``weak``, its win share above par per
     row of ``rows`` (players, bot_edge, bot_edge_ci95) that has one, and what the figure is not."""
-    parts = [f"{r['bot_edge']:+.3f} ± {r['bot_edge_ci95']:.3f} above par at {r['players']} players"
+    parts = [f"{format_ci(r['bot_edge'], r['bot_edge_ci95'], signed=True)} above par at {r['players']} players"
              for r in rows.iter_rows(named=True) if r.get("bot_edge") is not None]
     return f"{bot} in one seat among {weak} wins " + ", ".join(parts) + f" ({BOT_EDGE_ASIDE})."
 

@@ -25,6 +25,7 @@ import polars as pl
 
 from analyses import common, stats, verdicts
 from analyses.play import Collector, Point, play_points, split_games
+from analyses.report_format import format_ci
 from analyses.result import AnalysisResult
 from analyses.stats import Mean
 from zsim.game_registry import get_game
@@ -180,6 +181,6 @@ def figure(edge: pl.DataFrame, strong: str):
 
 
 def alt_text(edge: pl.DataFrame) -> str:
-    parts = [f"{r['player']} at {r['players']} players {r['edge_pp']:+.1f} ± {r['edge_pp_ci95']:.1f}"
+    parts = [f"{r['player']} at {r['players']} players {format_ci(r['edge_pp'], r['edge_pp_ci95'], signed=True)}"
              for r in edge.iter_rows(named=True)]
     return "Win share above par, percentage points: " + "; ".join(parts) + "."

@@ -97,6 +97,14 @@ def _pp(x: float) -> str:
     return (f"{x:+.2f}" if 0 < abs(x) < 0.1 else f"{x:+.1f}").replace("-", "−")
 
 
+def _half(h: float) -> str:
+    """A 95% half-width in percentage points: one decimal, or 2 significant
+    digits below 0.1, so that a very long run never prints "± 0.0"."""
+    if h >= 0.1 or h <= 0 or not math.isfinite(h):
+        return f"{h:.1f}"
+    return f"{h:.{1 - math.floor(math.log10(h))}f}"
+
+
 def _games(n: int | None) -> str:
     if n is None:
         return "the estimate sits on the margin, so no number of games would settle it"
@@ -140,17 +148,17 @@ def seats_from_shares(shares, halves, games: int, margin_pp: float = MARGIN_PP) 
         outcome, label = WITHIN, "balanced"
         seat, z = worst, Z95
         detail = (f"every seat within ±{margin_pp:g} pp of par (largest gap: {_seat(seat, players)}, "
-                  f"{_pp(delta[seat])} ± {Z95 * se[seat]:.1f} pp).")
+                  f"{_pp(delta[seat])} ± {_half(Z95 * se[seat])} pp).")
     elif beyond:
         outcome, label = BEYOND, "uneven"
         seat = max(beyond, key=lambda s: (delta[s] > 0, abs(delta[s])))     # the favoured seat first
         z = z_any
-        detail = (f"{_seat(seat, players)} {_pp(delta[seat])} ± {z * se[seat]:.1f} pp against par "
+        detail = (f"{_seat(seat, players)} {_pp(delta[seat])} ± {_half(z * se[seat])} pp against par "
                   f"{100 / players:.1f}% (margin ±{margin_pp:g} pp).")
     else:
         outcome, label = UNSURE, "can't tell yet"
         seat, z = worst, Z95
-        detail = (f"{_seat(seat, players)} {_pp(delta[seat])} ± {Z95 * se[seat]:.1f} pp against a margin of "
+        detail = (f"{_seat(seat, players)} {_pp(delta[seat])} ± {_half(Z95 * se[seat])} pp against a margin of "
                   f"±{margin_pp:g} pp; {_games(games_to_decide(delta[seat], Z95 * se[seat], margin_pp, int(n)))}.")
     return Verdict("seats", outcome, label, f"Seats: {label} {where}", detail, float(delta[seat]), float(delta[seat] - z * se[seat]),
                    float(delta[seat] + z * se[seat]), margin_pp, int(n),
@@ -172,7 +180,7 @@ def edge(question: str, estimate_pp: float, half_pp: float, games: int, margin_p
     sentence ("the strong player against par 25%")."""
     lo, hi = estimate_pp - half_pp, estimate_pp + half_pp
     outcome = decide(lo, hi, margin_pp)
-    figure = f"{subject} {_pp(estimate_pp)} ± {half_pp:.1f} {unit}"
+    figure = f"{subject} {_pp(estimate_pp)} ± {_half(half_pp)} {unit}"
     needed = None
     if outcome == BEYOND:
         label, detail = effect, f"{figure} (margin ±{margin_pp:g} {unit})."

@@ -64,6 +64,7 @@ _MEASURE = r"""
     Array.prototype.forEach.call(document.images, function (img) {
       var r = img.getBoundingClientRect();
       out.images.push({src: img.getAttribute("src"), complete: img.complete,
+                       shown: (img.currentSrc || "").split("/").pop(),
                        naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight,
                        shownWidth: r.width, linked: !!img.closest("a[href]"),
                        textPx: parseFloat(img.getAttribute("data-text-px") || "0"),

@@ -9,6 +9,8 @@ How the page is measured: tests/browser.py. Without Chromium at
 """
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import matplotlib
@@ -125,10 +127,14 @@ def test_a_phone_stacks_the_figures_and_a_laptop_does_not(synthetic):
         # it fits the phone, or it keeps its smallest text readable and scrolls in its own box
         text = img["shownWidth"] / img["naturalWidth"] * img["textPx"]
         assert img["shownWidth"] <= phone["clientWidth"] or (img["inBox"] and text >= browser.READABLE_PX - 0.05)
+    # five panels side by side: a phone shows them stacked, whole and readable, and a laptop in a row
     five = {img["src"]: img for img in phone["images"]}["figures/wide-3.png"]
-    assert five["shownWidth"] > phone["clientWidth"]                  # five panels: scrolled, not shrunk
-    boxes = [b for b in phone["boxes"] if b["label"] == "Five panels"]
-    assert boxes and boxes[0]["scrollWidth"] > boxes[0]["clientWidth"]
+    assert five["shown"] == "wide-3-phone.png" and five["naturalHeight"] > 3 * five["naturalWidth"]
+    assert five["shownWidth"] <= phone["clientWidth"]
+    assert five["shownWidth"] / five["naturalWidth"] * five["textPx"] >= browser.READABLE_PX - 0.05
+    assert {img["src"]: img for img in laptop["images"]}["figures/wide-3.png"]["shown"] == "wide-3.png"
+    # one panel has no stacked version
+    assert {img["src"]: img for img in phone["images"]}["figures/wide-1.png"]["shown"] == "wide-1.png"
 
 
 def test_the_checker_sees_an_overflowing_page(synthetic_page):
@@ -161,7 +167,17 @@ def test_the_checker_sees_a_figure_shown_too_small(synthetic_page):
 
 @pytest.mark.parametrize("page", [EXAMPLE, ZAHLEMANN, BAUMEISTER], ids=["zahltag", "zahlemann", "baumeister"])
 def test_committed_example_report_fits_laptop_and_phone(page):
-    _check(browser.measure_page(page))
+    m = browser.measure_page(page)
+    _check(m)
+    # a figure of several panels is shown stacked on a phone, whole, and side by side on a laptop
+    html = page.read_text(encoding="utf-8")
+    stacked = set(re.findall(r'srcset="figures/([^"]+)-phone\.png"', html))
+    assert stacked
+    phone = {img["src"]: img for img in m[browser.PHONE]["images"]}
+    for name in stacked:
+        img = phone[f"figures/{name}.png"]
+        assert img["shown"] == f"{name}-phone.png" and img["shownWidth"] <= m[browser.PHONE]["clientWidth"], img
+    assert not any(img["shown"].endswith("-phone.png") for img in m[browser.LAPTOP]["images"])
 
 
 def test_the_verdicts_fill_the_first_screen_and_read_on_a_phone(tmp_path):

@@ -30,14 +30,14 @@ def test_key_findings_answer_the_questions_in_order_from_the_tables():
     lines = report_run.key_findings([tour, pc, pl_r, trade, glossary])
     assert len(lines) == 4               # the seats have their verdicts (tests/test_verdicts.py)
     assert lines[0].startswith("Hand size × payday cost, 2 players: the best target hand is 8 / 0 cards at "
-                               "payday cost 0 / 1; at the printed cost 1, target 0 wins 0.560 ± 0.003 against "
-                               "0.523 ± 0.003 for the default 8")
+                               "payday cost 0 / 1; at the printed cost 1, target 0 wins 0.5600 ± 0.0030 against "
+                               "0.5230 ± 0.0030 for the default 8")
     assert "never taking a card" in lines[0]
     assert not any(line.startswith("Seat") for line in lines)
     assert lines[1].startswith("Eliminations at the printed rules: none (< 0.040%) at 2 players") \
         and "payday_cost=3 at 2 players" in lines[1]
     assert lines[2] == ("Counting cards (counter against counter:blind=1, win share above par): "
-                        "+0.220 ± 0.004 at 2 players.")
+                        "+0.2200 ± 0.0040 at 2 players.")
     assert lines[3] == "Tournament of the built-in field, most wins: undercut at 2 players (0.700 ± 0.010)."
 
 
@@ -52,9 +52,9 @@ def test_seat_finding_gives_the_verdict_against_the_margin_not_a_p_value():
                           "win_share": [0.48, 0.52, 0.25, 0.251, 0.249, 0.25],
                           "win_share_ci95": [0.003] * 6})
     text = players.seat_finding(bal, seats)
-    assert "at 2 players seat 1 wins 0.520 ± 0.003 and seat 0 0.480 ± 0.003 against a par of 0.500; uneven: " \
+    assert "at 2 players seat 1 wins 0.5200 ± 0.0030 and seat 0 0.4800 ± 0.0030 against a par of 0.500; uneven: " \
            "second player +2.0 ± 0.3 pp against par 50.0% (margin ±1 pp)" in text
-    assert "at 4 players seat 1 wins 0.251 ± 0.003 and seat 2 0.249 ± 0.003 against a par of 0.250; balanced: " \
+    assert "at 4 players seat 1 wins 0.2510 ± 0.0030 and seat 2 0.2490 ± 0.0030 against a par of 0.250; balanced: " \
            "every seat within ±1 pp of par" in text
     assert "p =" not in text and "p <" not in text
 
@@ -74,7 +74,8 @@ def test_rate_text_prints_percentages_with_their_interval():
     assert common.rate_text(0.0123, 0.0101, 0.0150) == "1.2% [1.0%, 1.5%]"
     assert common.rate_text(0.0113, 0.0107, 0.0120) == "1.13% [1.07%, 1.20%]"   # never two equal ends
     assert common.rate_text(0.0, 0.0, 0.000192) == "none (< 0.019%)"
-    assert common.share_text(0.5123, 0.0031) == "0.512 ± 0.003"
+    assert common.share_text(0.5123, 0.0031) == "0.5123 ± 0.0031"
+    assert common.share_text(0.998, 0.0002) == "0.99800 ± 0.00020"    # rounding never hides the interval
 
 
 def test_the_trade_off_says_its_seat_verdict_beside_the_map():

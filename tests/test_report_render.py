@@ -216,6 +216,12 @@ def test_format_rules():
     assert format_ci(None, 0.1) == "\u2013"
     assert format_ci(0.3, None) == "0.3000"
     assert format_ci(0.3, float("nan")) == "0.3000"
+    # a mean no game moved is said to be the same every time, not "± 0"
+    assert format_ci(224.0, 0.0) == "always 224.0" and format_ci(0.0, 0.0) == "always 0"
+    # an edge in a sentence carries its sign
+    assert format_ci(0.0123, 0.004, signed=True) == "+0.0123 ± 0.0040"
+    assert format_ci(-0.0123, 0.004, signed=True) == "-0.0123 ± 0.0040"
+    assert format_ci(0.5, 0.0, signed=True) == "always +0.5000"
 
 
 def test_a_share_never_or_always_seen_reads_as_its_bound_not_zero_plus_minus_zero():
@@ -225,8 +231,8 @@ def test_a_share_never_or_always_seen_reads_as_its_bound_not_zero_plus_minus_zer
     headers, _, rows = display_table(t)
     assert headers == ["strategy", "games", "win_share", "max_bid_hits"]
     assert rows[0][2] == "< 0.0013" and rows[1][2] == "0.500 ± 0.018" and rows[2][2] == "> 0.84"
-    assert rows[0][3] == "0 ± 0"              # a mean, not a share: no bound follows from the games
-    assert not any(r[2].endswith("± 0") for r in rows)
+    assert rows[0][3] == "always 0"           # a mean, not a share: no bound follows from the games
+    assert not any("± 0" in c for r in rows for c in r if "± 0." not in c)
 
 
 def test_text_is_escaped(rendered):

@@ -38,7 +38,7 @@ def test_a_column_that_never_changes_is_dropped_with_a_note():
                       "max_bid_hits": [0.0] * 3, "max_bid_hits_ci95": [0.0] * 3})
     sh = shape(t)
     assert sh.headers == ["Strategy", "Win share"]
-    assert sh.note == "Same in every row: Games 3000; Max bid hits 0 ± 0."
+    assert sh.note == "Same in every row: Games 3000; Max bid hits always 0."
     assert not sh.turned and [r[0] for r in sh.rows] == ["simple", "counter", "random"]
     # one row: nothing can be told constant, every column stays
     assert shape(t.head(1)).headers == ["Strategy", "Games", "Win share", "Max bid hits"]

@@ -213,7 +213,7 @@ def gates_run(players: list[int], field: str | None, games: int, seed: int, rule
         both = {r["gates"]: r for r in t.filter(pl.col("players") == p).iter_rows(named=True)}
         base, off = both[GATE_FACTORS[1][0]], both[GATE_FACTORS[0][0]]
         findings.append(
-            f"{p} players: the printed gate coins add {-none['income_change']:.1f} ± {none['income_change_ci95']:.1f} "
+            f"{p} players: the printed gate coins add {format_ci(-none['income_change'], none['income_change_ci95'])} "
             f"Thaler of income per seat and game and change the mean score by {-none['score_change']:+.1f} ± "
             f"{none['score_change_ci95']:.1f} points ({_ppt(none)} points per Thaler); a gate sells for "
             f"{_pm(base, 'gate_price')} Thaler with coins and {_pm(off, 'gate_price')} without.")
@@ -238,7 +238,7 @@ def _ppt(r: dict) -> str:
     v, ci = r["points_per_thaler"], r["points_per_thaler_ci95"]
     if v is None:
         return "–"
-    return f"{v:.2f} ± {ci:.2f}" if ci is not None else f"{v:.2f}"
+    return format_ci(v, ci)
 
 
 # ---------------------------------------------------------------- bonuses
@@ -335,9 +335,9 @@ def sabotage_run(players: list[int], field: str | None, games: int, seed: int, r
         rows = {r["sabotage"]: r for r in t.filter(pl.col("players") == p).iter_rows(named=True)}
         base, none, anyv = (rows[n] for n, _ in SABOTAGE_SETTINGS)
         findings.append(
-            f"{p} players: {bots[0]} among {bots[1]} wins {base['bot_edge']:+.3f} ± {base['bot_edge_ci95']:.3f} "
-            f"above par with the rulebook's sabotage, {none['bot_edge']:+.3f} ± {none['bot_edge_ci95']:.3f} "
-            f"without saboteurs and {anyv['bot_edge']:+.3f} ± {anyv['bot_edge_ci95']:.3f} with saboteur=any "
+            f"{p} players: {bots[0]} among {bots[1]} wins {format_ci(base['bot_edge'], base['bot_edge_ci95'], signed=True)} "
+            f"above par with the rulebook's sabotage, {format_ci(none['bot_edge'], none['bot_edge_ci95'], signed=True)} "
+            f"without saboteurs and {format_ci(anyv['bot_edge'], anyv['bot_edge_ci95'], signed=True)} with saboteur=any "
             f"(a heuristic's edge over weaker play, not the game's skill); "
             f"the field sends {_pm(base, 'attacks', '.2f')} saboteurs a game destroying {_pm(base, 'cards_destroyed', '.2f')}"
             f" cards (saboteur=any: {_pm(anyv, 'attacks', '.2f')} and {_pm(anyv, 'cards_destroyed', '.2f')}), and "

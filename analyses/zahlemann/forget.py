@@ -15,6 +15,7 @@ import polars as pl
 
 from analyses import common, stats
 from analyses.play import Collector, Point, play_points, split_games
+from analyses.report_format import format_ci
 from analyses.result import AnalysisResult
 from analyses.zahlemann import measure
 from zsim.errors import ZsimError
@@ -92,7 +93,7 @@ def run(players: list[int], field: str | None, games: int, seed: int, rules, adv
         part = t.filter(pl.col("players") == p)
         top = part.row(-1, named=True)
         findings.append(f"{p} players: forgetting with chance {top['forget']:g} changes {tested}'s win share by "
-                        f"{top['win_change']:+.3f} ± {top['win_change_ci95']:.3f} (from "
+                        f"{format_ci(top['win_change'], top['win_change_ci95'], signed=True)} (from "
                         f"{part.row(0, named=True)['win_share']:.3f} to {top['win_share']:.3f}) and costs "
                         f"{top['penalty_draws'] - part.row(0, named=True)['penalty_draws']:.2f} penalty cards "
                         f"a game.")

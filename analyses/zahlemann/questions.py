@@ -14,6 +14,7 @@ import textwrap
 import polars as pl
 
 from analyses import common
+from analyses.report_format import format_ci
 from analyses.result import AnalysisResult
 from analyses.verdicts import seat_clause
 from analyses.setting_tables import bot_edge_text, refuse_keys, seat_figure, shade_printed, x_offsets  # noqa: F401  (refuse_keys: the analyses' own name)
@@ -100,7 +101,7 @@ def players_run(players: list[int], field: str | None, games: int, seed: int, ru
                      f"against a par of {1 / p:.3f}; {seat_clause(s, int(row['games']))}")
     findings.append("The start seat (seat 0 leads the first round): " + "; ".join(parts) + ".")
     findings.append("Game length: " + "; ".join(
-        f"{r['rounds']:.1f} ± {r['rounds_ci95']:.1f} rounds of {r['turns_per_round']:.1f} turns at "
+        f"{format_ci(r['rounds'], r['rounds_ci95'])} rounds of {r['turns_per_round']:.1f} turns at "
         f"{r['players']} players" for r in balance.iter_rows(named=True)) + ".")
     findings.append(bot_edge_text(balance, *bots))
     figs = {
@@ -148,9 +149,9 @@ def variants_run(players: list[int], field: str | None, games: int, seed: int, r
         for r in part.filter(pl.col("variant") != "none").iter_rows(named=True):
             bits.append(f"{r['variant']} {r['rounds']:.1f} rounds ({r['rounds'] - base['rounds']:+.1f})"
                         + (f", spread {r['money_range']:.0f}" if spread else "")
-                        + f", bot edge {r['bot_edge']:+.3f} ± {r['bot_edge_ci95']:.3f}")
-        findings.append(f"{p} players, printed rules: {base['rounds']:.1f} ± {base['rounds_ci95']:.1f} rounds, "
-                        + (f"richest less poorest {base['money_range']:.0f} ± {base['money_range_ci95']:.0f}, "
+                        + f", bot edge {format_ci(r['bot_edge'], r['bot_edge_ci95'], signed=True)}")
+        findings.append(f"{p} players, printed rules: {format_ci(base['rounds'], base['rounds_ci95'])} rounds, "
+                        + (f"richest less poorest {format_ci(base['money_range'], base['money_range_ci95'])}, "
                            if spread else "")
                         + f"bot edge ({bots[0]} among {bots[1]}) {base['bot_edge']:+.3f} ± "
                           f"{base['bot_edge_ci95']:.3f}; "
@@ -196,7 +197,7 @@ def hand_run(players: list[int], field: str | None, games: int, seed: int, rules
         findings.append(f"{p} players: {lo['hand_size']} cards dealt give {lo['rounds']:.1f} rounds of "
                         f"{lo['turns_per_round']:.1f} turns, {hi['hand_size']} give {hi['rounds']:.1f} of "
                         f"{hi['turns_per_round']:.1f}; {bots[0]}'s edge over {bots[1]} is largest at "
-                        f"{best['hand_size']} cards ({best['bot_edge']:+.3f} ± {best['bot_edge_ci95']:.3f} "
+                        f"{best['hand_size']} cards ({format_ci(best['bot_edge'], best['bot_edge_ci95'], signed=True)} "
                         f"above par).")
     figs = {"Hand size against game length and the bot edge over weak bots (95% error bars)":
             _panels(t, "hand_size", ["rounds", "turns_per_round", "bot_edge"], "The dealt hand size",
@@ -255,4 +256,4 @@ def money_run(players: list[int], field: str | None, games: int, seed: int, rule
 def _num(value, ci) -> str:
     if value is None:
         return "nothing (it never happened)"
-    return f"{value:.1f} ± {ci:.1f}" if ci is not None else f"{value:.1f}"
+    return format_ci(value, ci)

@@ -9,6 +9,7 @@ import polars as pl
 
 from analyses import common
 from analyses import report_parts as shared
+from analyses.report_format import format_ci
 from analyses.setting_tables import bot_edge_definition
 from analyses.result import AnalysisResult
 from analyses.zahlemann import forget, measure, questions
@@ -125,7 +126,7 @@ def _forget_line(t: pl.DataFrame) -> str:
     parts = []
     for p, part in _per_players(t):
         top = part.sort("forget").row(-1, named=True)
-        parts.append(f"{top['win_change']:+.3f} ± {top['win_change_ci95']:.3f} at {p} players")
+        parts.append(f"{format_ci(top['win_change'], top['win_change_ci95'], signed=True)} at {p} players")
     return (f"Forgetting 'Zahlemann' with chance {t['forget'].max():g} changes the forgetful seat's win share "
             f"by " + ", ".join(parts) + ".")
 

@@ -11,6 +11,7 @@ import polars as pl
 
 from analyses import common, stats
 from analyses.play import Collector, Point, play_points, split_games
+from analyses.report_format import format_ci
 from analyses.result import AnalysisResult
 from analyses.stats import Mean
 from zsim.errors import ZsimError
@@ -95,7 +96,7 @@ def run(players: int, field: str | None, games: int, seed: int, rules, deck,
                f"{', '.join(others)} at {players} players, taking every seat in turn; "
                f"{pts[0].games * players:,} games per hand size, seed {seed}. Money figures are in "
                f"millions per game. The best target here is {best['target']} cards "
-               f"(win share {best['win_share']:.3f} ± {best['win_share_ci95']:.3f})"
+               f"(win share {format_ci(best['win_share'], best['win_share_ci95'])})"
                + (", at the edge of the range tried: the best may lie beyond it." if best["target"] in
                   (min(targets), max(targets)) and len(targets) > 1 else ".")
                + " All hand sizes are played on the same deals, so neighbouring ones differ more surely "

@@ -13,6 +13,7 @@ import math
 import polars as pl
 
 from analyses import common, stats
+from analyses.report_format import format_ci
 from analyses.verdicts import seat_clause
 from analyses.play import Collector, Point, play_points, split_games
 from analyses.result import AnalysisResult
@@ -241,7 +242,7 @@ def knowledge_finding(know: pl.DataFrame) -> str:
     """What counting cards is worth at each player count."""
     parts = []
     for r in know.sort("players").iter_rows(named=True):
-        parts.append(f"{r['edge']:+.3f} ± {r['edge_ci95']:.3f} win share above par at {r['players']} players")
+        parts.append(f"{format_ci(r['edge'], r['edge_ci95'], signed=True)} win share above par at {r['players']} players")
     return (f"Counting cards ({COUNTING} against {BLIND}, otherwise the same strategy) is worth "
             + ", ".join(parts) + ".")
 

@@ -10,6 +10,7 @@ import polars as pl
 
 from analyses import common
 from analyses.common import DEFINITIONS
+from analyses.report_format import format_ci
 from analyses.report_parts import (ReportPlan, builtin_field, glossary, machine, tournament_lines,
                                    tournament_result)
 from analyses.result import AnalysisResult
@@ -135,7 +136,7 @@ def _counting_lines(r: AnalysisResult) -> list[str]:
     know = _table(r, "What counting is worth")
     if know is None:
         return []
-    parts = [f"{row['edge']:+.3f} ± {row['edge_ci95']:.3f} at {row['players']} players"
+    parts = [f"{format_ci(row['edge'], row['edge_ci95'], signed=True)} at {row['players']} players"
              for row in know.sort("players").iter_rows(named=True)]
     return [f"Counting cards ({players.COUNTING} against {players.BLIND}, win share above par): "
             + ", ".join(parts) + "."]

@@ -10,11 +10,11 @@ alt texts are written from the same sentences.
 """
 from __future__ import annotations
 
-import math
 from itertools import pairwise
 
 import polars as pl
 
+from analyses.report_format import format_ci
 from analyses.zahltag.hand_size import TESTED
 
 #: share of games with an elimination above which the text calls them common
@@ -39,10 +39,7 @@ def pm(value: float | None, ci: float | None) -> str:
     """'value ± ci' with the half-width to 2 significant digits, as the tables print it."""
     if value is None:
         return "n/a"
-    if ci is None or not math.isfinite(ci) or ci <= 0:
-        return f"{value:.3f}"
-    d = max(0, 1 - math.floor(math.log10(ci)))
-    return f"{value:.{d}f} ± {ci:.{d}f}"
+    return format_ci(value, ci)
 
 
 def pct(x: float) -> str:

@@ -90,8 +90,8 @@ def carry_lines(main) -> list[str]:
         if len(rows) < 2:
             continue
         on, off = rows[True], rows[False]
-        kept.append(f"{common.share_text(on['discarded_points'], on['discarded_points_ci95'], 2)} against "
-                    f"{common.share_text(off['discarded_points'], off['discarded_points_ci95'], 2)} points a game "
+        kept.append(f"{common.share_text(on['discarded_points'], on['discarded_points_ci95'])} against "
+                    f"{common.share_text(off['discarded_points'], off['discarded_points_ci95'])} points a game "
                     f"at {p} players ({100 * on['fully_tied_share']:.1f}% against "
                     f"{100 * off['fully_tied_share']:.1f}% of rounds fully tied)")
         seats.append(seat_text(p, rows))
