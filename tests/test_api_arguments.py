@@ -118,12 +118,30 @@ BASE = {
     "record": (api.record, {"players": 2, "games": 1}, ()),
     "replay": (api.replay, {"path": "RECORD"}, ()),
     "bench": (api.bench, {"games": 1, "repeat": 1, "reference_games": 0, "startup": False}, ()),
+    "sweep": (api.sweep, {"rules": {"payday_cost": [0, 1]}, "players": 2, "games": 2, "strong": "none",
+                          "progress": False}, ()),
+    "compare": (api.compare, {"rules": {"payday_cost": 0}, "players": 2, "games": 2, "strong": "none",
+                              "progress": False}, ()),
+    "balance": (api.balance, {"free": {"payday_cost": "0..1"}, "targets": ["turns<=100"], "players": 2,
+                              "budget": 40, "batch": 2, "strong": "none", "progress": False}, ()),
 }
 
 PLAYERS = not_whole(2, 4)
 THREADS = not_whole(1, 1 << 20, none_ok=True)
 SEED = not_whole(0, MAX_SEED)
 GAMES_ARG = not_whole(1, MAX_GAMES)
+
+STRONG = st.one_of(st.sampled_from(["", "nope", "seer", "ismcts:bogus=1", "simple,random"]),
+                   st.integers(), st.floats(), st.booleans(), _others(none_ok=True))
+MARGIN = st.one_of(st.floats(max_value=0), st.floats(min_value=50.001), st.just(float("nan")),
+                   st.text(max_size=4), st.booleans(), _others(none_ok=False))
+
+
+def not_targets():
+    return st.one_of(st.sampled_from([[], [""], ["gap<=1"], ["turns<"], ["turns=5"], ["turns<=x"], [5],
+                                      ["turns<=20", "turns>=30"], {"turns": 30}]),
+                     st.integers(), st.floats(), st.booleans(), _others())
+
 
 #: (function, argument) -> the wrong values to try
 WRONG = {
@@ -237,6 +255,62 @@ WRONG = {
     ("bench", "strategy"): not_name(["simple", "nope", "", "ismcts:iterations=0"], none_ok=True),
     ("bench", "players"): PLAYERS,
     ("bench", "positions"): not_whole(1, 100_000),
+
+    ("sweep", "rules"): not_rules() | st.sampled_from([{}, [], {"payday_cost": []}, {"payday_cost": [0, 0]},
+                                                       ["payday_cost=0..1", "tie_discount=1", "hand_size=7"]]),
+    ("sweep", "game"): not_game(),
+    ("sweep", "players"): not_counts(2, 4),
+    ("sweep", "games"): GAMES_ARG,
+    ("sweep", "seed"): SEED,
+    ("sweep", "field"): not_strategies(),
+    ("sweep", "fixed"): not_rules() | st.just(["payday_cost=2"]),
+    ("sweep", "strong"): STRONG,
+    ("sweep", "strong_games"): not_whole(0, MAX_GAMES, none_ok=True),
+    ("sweep", "margin"): MARGIN,
+    ("sweep", "max_points"): not_whole(2),
+    ("sweep", "deck"): not_deck(),
+    ("sweep", "out"): not_path() | st.just("tables.txt"),
+    ("sweep", "plots"): not_path(),
+    ("sweep", "report"): not_path(),
+    ("sweep", "threads"): THREADS,
+    ("sweep", "progress"): not_progress(),
+
+    ("compare", "rules"): not_rules(),
+    ("compare", "against"): not_rules() | st.just({"payday_cost": 0}),
+    ("compare", "game"): not_game(),
+    ("compare", "players"): not_counts(2, 4),
+    ("compare", "games"): not_whole(2, MAX_GAMES),
+    ("compare", "seed"): SEED,
+    ("compare", "field"): not_strategies(),
+    ("compare", "strong"): STRONG,
+    ("compare", "strong_games"): not_whole(0, MAX_GAMES, none_ok=True),
+    ("compare", "margin"): MARGIN,
+    ("compare", "relative_margin"): st.one_of(st.floats(max_value=0), st.floats(min_value=100.001),
+                                              st.just(float("nan")), st.text(max_size=4), st.booleans(),
+                                              _others(none_ok=False)),
+    ("compare", "deck"): not_deck(),
+    ("compare", "against_deck"): not_deck(),
+    ("compare", "out"): not_path() | st.just("tables.txt"),
+    ("compare", "plots"): not_path(),
+    ("compare", "threads"): THREADS,
+    ("compare", "progress"): not_progress(),
+
+    ("balance", "free"): not_rules() | st.sampled_from([{}, [], {"payday_cost": [1, 1]}]),
+    ("balance", "targets"): not_targets(),
+    ("balance", "game"): not_game(),
+    ("balance", "players"): not_counts(2, 4),
+    ("balance", "budget"): not_whole(4, MAX_GAMES),
+    ("balance", "batch"): not_whole(2, none_ok=True),
+    ("balance", "seed"): SEED,
+    ("balance", "field"): not_strategies(),
+    ("balance", "fixed"): not_rules() | st.just(["payday_cost=1"]),
+    ("balance", "strong"): STRONG,
+    ("balance", "optimizer"): not_name(["Bogus", ""]),
+    ("balance", "deck"): not_deck(),
+    ("balance", "run"): not_path(),
+    ("balance", "out"): not_path() | st.just("tables.txt"),
+    ("balance", "threads"): THREADS,
+    ("balance", "progress"): not_progress(),
 }
 
 

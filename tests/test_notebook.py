@@ -31,11 +31,14 @@ def test_the_notebook_answers_its_question(monkeypatch, tmp_path):
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     images = [o for o in outputs if "image/png" in o.get("data", {})]
-    assert len(images) >= 3                     # the two heatmaps and the best target per payday cost
+    assert len(images) >= 4         # the two heatmaps, the best target per payday cost, the sweep
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
     assert "hand_size: default 7" in text and "At 4 players and payday cost 1" in text
     tables = "".join(o["data"].get("text/plain", "") for o in outputs if "data" in o)
     assert "best_target" in tables and "win_share" in tables
+    # the new rule question, answered by a sweep and a comparison on the same deals
+    assert "tie_discount=0 against the printed rules" in text and "4 players: seats balanced" in text
+    assert "seat_gap_pp" in tables and "independent_ci95" in tables
 
 
 def test_the_stop_button_in_a_real_kernel_ends_the_run_at_a_chunk_and_writes_nothing(tmp_path):

@@ -399,6 +399,101 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
     return ReportResult(target, Path(html), Path(md), list(findings), list(verdicts))
 
 
+# ---------------------------------------------------------------- rule design
+def sweep(rules: Union[dict, Iterable[str]], *, game: str = DEFAULT_GAME, players: Counts | None = None, games: int = 20_000, seed: int = 0,
+          field: Strategies = None, fixed: Rules = None, strong: str | None = None, strong_games: int | None = None,
+          margin: float = 1.0, max_points: int = 400, deck: Deck = None, out: str | os.PathLike | None = None,
+          plots: str | os.PathLike | None = None, report: str | os.PathLike | None = None,
+          threads: int | None = None, progress: Progress = True) -> Analysis:
+    """Sweep one or two rules of ``game`` (``zsim sweep``): every point plays
+    ``games`` games of the field on the same deals and is measured alike for
+    every game (each seat's win share, the largest seat gap and its verdict
+    against ``margin``, game length, end reasons, knock-outs, lead changes,
+    the winner's margin, the game's summary columns, and the strong
+    player's edge over par).
+
+    ``rules``: ``{"payday_cost": [0, 1, 2], "hand_size": "5..9"}`` or the
+    command line's ``["payday_cost=0..2", "hand_size=5..9"]``; ``fixed``:
+    rules held at one value; ``players``: counts (default every count the
+    game takes); ``strong``: the strong player's spec (default the game's
+    best bot, ``"none"`` for no skill edge; a search at every point costs
+    hours), ``strong_games`` its games per point (default ``games // 10``); ``max_points``: the largest grid accepted.
+    ``out``, ``plots`` write the tables and the figures, ``report`` a page.
+    docs/rule-design.md shows a worked example per game.
+
+    Example:
+        >>> import zsim
+        >>> s = zsim.sweep({"payday_cost": [0, 1, 2]}, players=4, games=2000, strong="none",
+        ...                progress=False)                                   # doctest: +SKIP
+        >>> s.main.select("payday_cost", "seats", "seat_gap_pp")            # doctest: +SKIP
+    """
+    from zsim import _api_rules
+
+    return _api_rules.sweep(rules, game=game, players=players, games=games, seed=seed, field=field, fixed=fixed,
+                            strong=strong, strong_games=strong_games, margin=margin, max_points=max_points,
+                            deck=deck, out=out, plots=plots, report=report, threads=threads, progress=progress)
+
+
+def compare(rules: Rules = None, against: Rules = None, *, game: str = DEFAULT_GAME, players: Counts | None = None,
+            games: int = 20_000, seed: int = 0, field: Strategies = None, strong: str | None = None,
+            strong_games: int | None = None, margin: float = 1.0, relative_margin: float = 2.0, deck: Deck = None,
+            against_deck: Deck = None, out: str | os.PathLike | None = None, plots: str | os.PathLike | None = None,
+            threads: int | None = None, progress: Progress = True) -> Analysis:
+    """Compare two rule sets of ``game`` on the same deals (``zsim compare``):
+    side A (``rules``, ``deck``) against side B (``against``,
+    ``against_deck``; each side defaults to the printed rules and the
+    game's deck). Game i of both sides starts from the same seed, so each
+    measure's change (A less B) carries a paired 95% interval, shown beside
+    the interval two independent runs would give; a verdict per measure
+    reads the change against ``margin`` percentage points (shares) or
+    ``relative_margin`` percent of B's value (everything else).
+
+    Example:
+        >>> import zsim
+        >>> c = zsim.compare({"payday_cost": 2}, players=4, games=2000, strong="none",
+        ...                  progress=False)                                 # doctest: +SKIP
+        >>> c.main.select("measure", "change", "change_ci95", "verdict")     # doctest: +SKIP
+    """
+    from zsim import _api_rules
+
+    return _api_rules.compare(rules, against, game=game, players=players, games=games, seed=seed, field=field,
+                              strong=strong, strong_games=strong_games, margin=margin,
+                              relative_margin=relative_margin, deck=deck, against_deck=against_deck, out=out,
+                              plots=plots, threads=threads, progress=progress)
+
+
+def balance(free: Union[dict, Iterable[str]], targets: Iterable[str], *, game: str = DEFAULT_GAME, players: Counts | None = None, budget: int = 400_000,
+            batch: int | None = None, seed: int = 0, field: Strategies = None, fixed: Rules = None,
+            strong: str | None = None, optimizer: str = "NGOpt", deck: Deck = None,
+            run: str | os.PathLike | None = None, out: str | os.PathLike | None = None, threads: int | None = None,
+            progress: Progress = True) -> Analysis:
+    """Search ``free`` rules of ``game`` for settings that meet ``targets``
+    (``zsim balance``).
+
+    ``free``: ``{"payday_cost": "0..3", "hand_size": [5, 6, 7, 8]}`` or
+    ``["payday_cost=0..3", ...]``; ``targets``: ``["seat_gap<=0.01",
+    "skill_edge>=0.10", "turns=25..40"]``, each to hold at every player
+    count. Every setting plays the same deals in blocks of ``batch`` games,
+    until each target is decided or it has played 4 blocks; nevergrad's
+    ``optimizer`` proposes the settings and the best race on further
+    blocks, all within ``budget`` games. ``run``: a folder that keeps every
+    block, so that the same call resumes a stopped search. The tables give
+    the settings found, each target's value and interval at the best and at
+    the printed rules, and what one step of each free key breaks.
+
+    Example:
+        >>> import zsim
+        >>> b = zsim.balance({"payday_cost": "0..3"}, ["knockout_rate<=0.05"], players=4,
+        ...                  budget=40_000, progress=False)                  # doctest: +SKIP
+        >>> b.findings[0]                                                    # doctest: +SKIP
+    """
+    from zsim import _api_rules
+
+    return _api_rules.balance(free, targets, game=game, players=players, budget=budget, batch=batch, seed=seed,
+                              field=field, fixed=fixed, strong=strong, optimizer=optimizer, deck=deck, run=run,
+                              out=out, threads=threads, progress=progress)
+
+
 # ---------------------------------------------------------------- records
 def record(*, game: str = DEFAULT_GAME, players: int = 4, seed: int = 0, games: int = 1, first: int = 0,
            strategies: Strategies = None, rules: Rules = None, deck: Deck = None,

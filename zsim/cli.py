@@ -251,6 +251,8 @@ from zsim.cli_tournament import tournament; cli.add_command(tournament)
 from zsim.cli_tune import tune; cli.add_command(tune)
 from zsim.cli_analyze import analyze, ladder, report; cli.add_command(analyze); cli.add_command(report)
 cli.add_command(ladder)
+from zsim.cli_rules import balance, compare, sweep; cli.add_command(sweep); cli.add_command(compare)
+cli.add_command(balance)
 
 
 if __name__ == "__main__":

@@ -81,6 +81,10 @@ class StrategyContract:
     #: under strong play); "" where the game has none yet, ``strong_note`` saying why
     strong: str = "ismcts"
     strong_note: str = ""
+    #: the strongest fair bot (a heuristic, no search): the strong player of a
+    #: sweep's skill edge unless told otherwise, since a search at every point of
+    #: a grid costs hours; "" where the game names none (no skill edge by default)
+    best_bot: str = ""
 
 
 class Game(ABC):
@@ -104,6 +108,11 @@ class Game(ABC):
     #: game columns whose int values are labels (the ``--out`` table stores the labels)
     categories: dict[str, tuple[str, ...]] = {}
     summary_columns: tuple[SummaryColumn, ...] = ()
+    #: the seat column that is above 0 when a seat is knocked out or goes broke
+    #: (a sweep's ``knockout_rate``: the share of games where some seat did), and
+    #: what that share is called; "" for a game where no seat drops out
+    knockout: str = ""
+    knockout_label: str = ""
     #: whether ``--deck FILE`` means something for this game
     has_deck: bool = False
     #: the column of ``game_out`` that counts illegal decisions (the harness refuses a chunk with any)

@@ -48,6 +48,7 @@ class Baumeister(PackagedGame):
         kernels=(("decide_nb", "seat, kind, opts, n, params, loc, known, rows, city, st, pub, deck, rules, "
                                "rng"),),
         default="first",
+        best_bot="budget",       # the tournament's winner at 2, 3 and 4 players (reports/baumeister)
         rollout="builder",
         horizon=40,
         widen=2,
@@ -69,6 +70,8 @@ class Baumeister(PackagedGame):
         SummaryColumn("sales", "sales", "mean", "Thaler earned as auctioneer per game"),
         SummaryColumn("insolvent", "insolvent", "mean", "insolvencies per game"),
     )
+    knockout = "insolvent"
+    knockout_label = "games with an insolvency"
     has_deck = True
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("first", "random")

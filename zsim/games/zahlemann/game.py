@@ -46,6 +46,7 @@ class Zahlemann(PackagedGame):
         kernels=(("decide_nb", "seat, kind, options, params, hands, passed, discards, money, pub, "
                                "rules, rng"),),
         default="shedder",
+        best_bot="counter",
         common_params=(Param("forget", 0.0, 0.0, 1.0, "chance of forgetting to announce 'Zahlemann'"),),
         doc="decide_nb(seat, kind, options, params, hands, passed, discards, money, pub, rules, rng) "
             "-> a card of the options bitmask, or -1 (keep a drawn match / stop a bonus). A fair "
@@ -64,6 +65,8 @@ class Zahlemann(PackagedGame):
         SummaryColumn("penalty_draws", "penalty_draws", "mean", "penalty cards per game"),
         SummaryColumn("shortfall", "shortfall", "mean", "lost to missing change per game"),
     )
+    knockout = "bankrupt"
+    knockout_label = "games with a bankruptcy"
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("first", "random")
     n_seat_stats = K.N_SEAT_STATS

@@ -28,6 +28,7 @@ class Zahltag(PackagedGame):
         package="strategies.zahltag",
         kernels=(("adjust_nb", _ARGS), ("bid_nb", "seat, need, " + _ARGS[len("seat, "):])),
         default="simple",
+        best_bot="undercut",
         doc="adjust_nb(seat, params, hand, left, right, stacks, money, alive, demand, pub, rules, rng) "
             "-> an adjustment code; bid_nb(seat, need, params, ...) -> 0 (pass) or 1..max_bid. "
             "A fair strategy reads only its own row of hand, public facts and its own stream 1 + seat.",
@@ -67,6 +68,8 @@ class Zahltag(PackagedGame):
         SummaryColumn("payday_paid", "payday_paid", "mean", "money paid at paydays per game"),
         SummaryColumn("eliminated_share", "eliminated", "share", "share of games the seat was eliminated"),
     )
+    knockout = "eliminated"
+    knockout_label = "games with an elimination"
     has_deck = True
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("random", "simple")
