@@ -269,13 +269,9 @@ def _matchups(p: BalancePlan, setting: tuple) -> dict[int, list[tuple[str, Match
 
 
 def _optimizer_class(name: str):
-    import nevergrad as ng
+    from zsim.harness.tune import optimizer_class
 
-    cls = ng.optimizers.registry.get(name)
-    if cls is None:
-        raise ZsimError(f"unknown optimizer {name!r} (one of nevergrad's, e.g. NGOpt, DiscreteOnePlusOne, "
-                        f"PortfolioDiscreteOnePlusOne, DE)")
-    return cls
+    return optimizer_class(name, "NGOpt, DiscreteOnePlusOne, PortfolioDiscreteOnePlusOne, DE")
 
 
 # ---------------------------------------------------------------- the run folder

@@ -144,14 +144,20 @@ def rule_options(rules) -> tuple[str, ...]:
         return ()
     if isinstance(rules, dict):
         return tuple(f"{k}={_rule_text(v)}" for k, v in rules.items())
-    if isinstance(rules, str):
-        return (rules,)
+    return texts(rules, "rules must be a dict of key: value or a list of 'key=value'")
+
+
+def texts(value, what: str) -> tuple[str, ...]:
+    """``value`` as a tuple of strings: one string, or an iterable of them;
+    anything else is refused as ``what``, with the value shown."""
+    if isinstance(value, str):
+        return (value,)
     try:
-        items = tuple(rules)
+        items = tuple(value)
     except TypeError:
-        raise ZsimError(f"rules must be a dict of key: value or a list of 'key=value', got {shown(rules)}") from None
+        raise ZsimError(f"{what}, got {shown(value)}") from None
     if not all(isinstance(i, str) for i in items):
-        raise ZsimError(f"rules must be a dict of key: value or a list of 'key=value', got {shown(rules)}")
+        raise ZsimError(f"{what}, got {shown(value)}")
     return items
 
 

@@ -16,10 +16,8 @@ from zsim.errors import ZsimError
 def axis_texts(rules) -> list[str]:
     """The swept rules as ``KEY=VALUES`` texts: a dict ``{key: values}``
     (a list, or the command line's text ``"3..9"``), or ``["key=3..9", ...]``."""
-    from zsim._api_inputs import shown
+    from zsim._api_inputs import shown, texts
 
-    if isinstance(rules, str):
-        return [rules]
     if isinstance(rules, dict):
         out = []
         for key, values in rules.items():
@@ -31,14 +29,7 @@ def axis_texts(rules) -> list[str]:
             else:
                 raise ZsimError(f"the values of rule {key} must be a list or a text like '3..9', got {shown(values)}")
         return out
-    try:
-        items = list(rules)
-    except TypeError:
-        raise ZsimError(f"rules to sweep must be a dict of key: values or a list of 'key=values', "
-                        f"got {shown(rules)}") from None
-    if not all(isinstance(i, str) for i in items):
-        raise ZsimError(f"rules to sweep must be a dict of key: values or a list of 'key=values', got {shown(rules)}")
-    return items
+    return list(texts(rules, "rules to sweep must be a dict of key: values or a list of 'key=values'"))
 
 
 def _value_text(v) -> str:
@@ -258,14 +249,6 @@ def balance(free, targets, *, game, players, budget, batch, seed, field, fixed, 
 
 
 def _target_texts(targets) -> list[str]:
-    from zsim._api_inputs import shown
+    from zsim._api_inputs import texts
 
-    if isinstance(targets, str):
-        return [targets]
-    try:
-        items = list(targets)
-    except TypeError:
-        raise ZsimError(f"targets must be a list like ['seat_gap<=0.01', 'turns=25..40'], got {shown(targets)}") from None
-    if not all(isinstance(t, str) for t in items):
-        raise ZsimError(f"targets must be a list like ['seat_gap<=0.01', 'turns=25..40'], got {shown(targets)}")
-    return items
+    return list(texts(targets, "targets must be a list like ['seat_gap<=0.01', 'turns=25..40']"))

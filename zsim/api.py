@@ -230,7 +230,7 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = DEFAULT_GAME, play
     from zsim._api_inputs import (check_players, check_threads, game_deck, game_of, game_rules, rule_options, shown,
                                   spec_list, whole, word)
     from zsim._api_outputs import check_progress, play
-    from zsim.harness.tune import _optimizer_class, check_tune_args, parse_field, planned_games, tunable_params
+    from zsim.harness.tune import check_tune_args, optimizer_class, parse_field, planned_games, tunable_params
     from zsim.harness.tune import tune as run_tune
 
     spec = game_of(game)
@@ -247,7 +247,7 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = DEFAULT_GAME, play
                         spec.name)
     rules_cfg = game_rules(spec, rules, players)
     deck_cfg = game_deck(spec, deck)
-    _optimizer_class(optimizer)          # imports nevergrad: after the cheaper checks
+    optimizer_class(optimizer)           # imports nevergrad: after the cheaper checks
     total = planned_games(players, budget, batch, eval_games)
     r = play(f"tune {strategy.strip()}", total, progress, threads,
              lambda advance: run_tune(strategy, field, budget=budget, seed=seed, batch=batch,

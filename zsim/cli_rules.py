@@ -13,6 +13,14 @@ from zsim.cli_options import DECK, GAME, QUIET, THREADS
 from zsim.cli_output import echo, echo_json
 
 
+def _show(result, as_json: bool) -> None:
+    """The result as the command prints it: its text, or its tables as JSON."""
+    if as_json:
+        echo_json(result.to_json(), default=str)
+    else:
+        echo(result.text())
+
+
 def table(unit: str, seed_help: str):
     """The options every rule-design command shares: the players and games
     of a ``unit`` (a point, a side), the seed, the field and the strong player."""
@@ -79,10 +87,7 @@ def sweep(game, rules, fixed, players, games, seed, field, strong, strong_games,
                        fixed=list(fixed), strong=strong, strong_games=strong_games, margin=margin,
                        max_points=max_points, deck=deck, out=out, plots=plots, report=report, threads=threads,
                        progress=not quiet)
-    if as_json:
-        echo_json(result.to_json(), default=str)
-    else:
-        echo(result.text())
+    _show(result, as_json)
 
 
 @click.command()
@@ -118,10 +123,7 @@ def compare(game, rules, against, players, games, seed, field, strong, strong_ga
                          field=field, strong=strong, strong_games=strong_games, margin=margin,
                          relative_margin=relative_margin, deck=deck, against_deck=against_deck, out=out,
                          plots=plots, threads=threads, progress=not quiet)
-    if as_json:
-        echo_json(result.to_json(), default=str)
-    else:
-        echo(result.text())
+    _show(result, as_json)
 
 
 @click.command()
@@ -168,7 +170,4 @@ def balance(game, free, targets, fixed, players, budget, batch, seed, field, str
     result = api.balance(list(free), list(targets), game=game, players=players, budget=budget, batch=batch,
                          seed=seed, field=field, fixed=list(fixed), strong=strong, optimizer=optimizer, deck=deck,
                          run=run, out=out, threads=threads, progress=not quiet)
-    if as_json:
-        echo_json(result.to_json(), default=str)
-    else:
-        echo(result.text())
+    _show(result, as_json)

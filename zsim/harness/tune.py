@@ -274,13 +274,13 @@ def planned_games(players: int, budget: int, batch: int | None = None,
     return tuning + 2 * (eval_games // players) * players
 
 
-def _optimizer_class(name: str):
+def optimizer_class(name: str, examples: str = "DE, TwoPointsDE, NoisyDE, TBPSA, OnePlusOne"):
+    """nevergrad's optimiser ``name``, refused in one line naming a few (``examples``)."""
     import nevergrad as ng
 
     cls = ng.optimizers.registry.get(name)
     if cls is None:
-        raise ZsimError(f"unknown optimizer {name!r} (one of nevergrad's, e.g. DE, TwoPointsDE, "
-                        f"NoisyDE, TBPSA, OnePlusOne)")
+        raise ZsimError(f"unknown optimizer {name!r} (one of nevergrad's, e.g. {examples})")
     return cls
 
 
@@ -300,7 +300,7 @@ def _search(params, plan, optimizer: str, seed: int, play, on_candidate):
     candidate's scores (insertion order = first evaluation) and the optimiser's recommendation."""
     import nevergrad as ng
 
-    cls = _optimizer_class(optimizer)
+    cls = optimizer_class(optimizer)
     parametrization = ng.p.Dict(**{
         p.name: ng.p.Scalar(init=p.default, lower=p.low, upper=p.high) for p in params})
     parametrization.function.deterministic = False    # tells noise-aware optimisers the truth
