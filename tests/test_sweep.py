@@ -122,13 +122,14 @@ def test_a_seat_handicap_reads_uneven_and_the_skill_edge_sees_the_strong_player(
     plt.close("all")
 
 
-def test_the_same_seed_gives_the_same_sweep_and_a_different_seed_does_not():
-    def run(seed):
-        s = zsim.sweep({"tie_discount": [1, 2]}, players=3, games=300, seed=seed, strong="none", progress=False)
+def test_the_same_seed_gives_the_same_sweep_whatever_the_threads_and_a_different_seed_does_not():
+    def run(seed, threads=None):
+        s = zsim.sweep({"tie_discount": [1, 2]}, players=3, games=300, seed=seed, strong="random",
+                       strong_games=60, threads=threads, progress=False)
         plt.close("all")
         return s.main
-    a, b, c = run(5), run(5), run(6)
-    assert a.equals(b) and not a.equals(c)
+    a, b, c, one = run(5), run(5), run(6), run(5, threads=1)
+    assert a.equals(b) and a.equals(one) and not a.equals(c)
 
 
 # ---------------------------------------------------------------- outputs
