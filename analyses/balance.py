@@ -683,7 +683,9 @@ def tables(p: BalancePlan, s: Searched) -> dict[str, pl.DataFrame]:
                             "best_status": b.status[t.text, n],
                             "printed": _value_text(t, pr.values[n].get(t.metric, (math.nan,) * 3)),
                             "printed_status": pr.status[t.text, n]})
-    out = {"Settings, best first": pl.DataFrame(settings, infer_schema_length=None),
+    from analyses.sweep import typed_keys
+
+    out = {"Settings, best first": typed_keys(pl.DataFrame(settings, infer_schema_length=None), p.free),
            "Targets at the best setting and at the printed rules": pl.DataFrame(targets)}
     if s.sensitivity:
         out["One step from the best setting"] = pl.DataFrame(s.sensitivity)

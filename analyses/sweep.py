@@ -502,8 +502,26 @@ def result(p: SweepPlan, measured: Measured) -> AnalysisResult:
     meta = {"game": p.game, "players": p.players, "games_per_point": p.games, "seed": p.seed, "field": p.field,
             "fixed": list(p.fixed), "swept": {a.key: list(a.labels) for a in p.axes},
             "strong": p.strong, "strong_games": p.strong_games, "margin_pp": p.margin_pp}
-    return AnalysisResult("sweep", f"Sweep of {' × '.join(a.key for a in p.axes)}", summary, t, figures, meta,
-                          findings=findings(p, main), wide=tuple(figures))
+    words = findings(p, main)
+    typed = {caption: typed_keys(frame, p.axes) for caption, frame in t.items()}
+    return AnalysisResult("sweep", f"Sweep of {' × '.join(a.key for a in p.axes)}", summary, typed, figures, meta,
+                          findings=words, wide=tuple(figures))
+
+
+def typed_keys(frame: pl.DataFrame, axes: list[Axis]) -> pl.DataFrame:
+    """The swept keys' columns as the rules' own types (whole numbers, numbers, true/false), for a
+    table a program reads; a rule of several numbers or of named choices stays text."""
+    casts = []
+    for a in axes:
+        if a.key not in frame.columns:
+            continue
+        if all(isinstance(v, bool) for v in a.values):
+            casts.append(pl.col(a.key) == "true")
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in a.values):
+            casts.append(pl.col(a.key).cast(pl.Int64))
+        elif all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in a.values):
+            casts.append(pl.col(a.key).cast(pl.Float64))
+    return frame.with_columns(casts) if casts else frame
 
 
 def printed_verdicts(p: SweepPlan, main: pl.DataFrame, seats: pl.DataFrame) -> list:
@@ -517,7 +535,7 @@ def printed_verdicts(p: SweepPlan, main: pl.DataFrame, seats: pl.DataFrame) -> l
         part = main.filter(pl.col("players") == players)
         at = part
         for a in p.axes:
-            at = at.filter(pl.col(a.key) == (a.printed_label or "\0"))
+            at = at.filter(pl.col(a.key).cast(pl.String) == (a.printed_label or "\0"))
         if at.height:
             row, where = at.row(0, named=True), "the printed rules"
         else:

@@ -20,7 +20,7 @@ def test_a_rule_with_an_exact_effect_is_found():
     b = zsim.balance({"payday_cost": "0..3"}, ["payday_paid<=0"], **SMALL)
     assert b.meta["best"] == {"payday_cost": "0"} and b.meta["best_meets_every_target"]
     settings = b.tables["Settings, best first"]
-    assert settings.filter(pl.col("meets") == "every target")["payday_cost"].to_list() == ["0"]
+    assert settings.filter(pl.col("meets") == "every target")["payday_cost"].to_list() == [0]
     t = b.tables["Targets at the best setting and at the printed rules"].row(0, named=True)
     assert t["best_status"] == "met" and t["printed_status"] == "broken"
     assert b.findings[0].startswith("1 of the 4 settings measured meets every target; the best is payday_cost=0")

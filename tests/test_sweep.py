@@ -94,12 +94,13 @@ def test_a_rule_with_an_exact_effect_is_found_and_points_share_their_deals():
                    strong="none", progress=False)
     t = s.main.sort("payday_cost", "forced_payday_jobs_2p")
     assert t.height == 4 and set(t["games"]) == {GAMES}
+    assert t.schema["payday_cost"] == pl.Int64          # the swept keys keep the rules' own types
     # payday_cost=0 zeroes every payday payment; the printed cost does not
-    assert t.filter(pl.col("payday_cost") == "0")["payday_paid"].to_list() == [0.0, 0.0]
-    assert t.filter(pl.col("payday_cost") == "0")["payday_paid_ci95"].to_list() == [0.0, 0.0]
-    assert min(t.filter(pl.col("payday_cost") == "1")["payday_paid"]) > 1
+    assert t.filter(pl.col("payday_cost") == 0)["payday_paid"].to_list() == [0.0, 0.0]
+    assert t.filter(pl.col("payday_cost") == 0)["payday_paid_ci95"].to_list() == [0.0, 0.0]
+    assert min(t.filter(pl.col("payday_cost") == 1)["payday_paid"]) > 1
     # the 2-player rule changes nothing at 4 players: on common deals the rows are equal to the last digit
-    for cost in ("0", "1"):
+    for cost in (0, 1):
         pair = t.filter(pl.col("payday_cost") == cost).drop("forced_payday_jobs_2p")
         assert pair.row(0) == pair.row(1)
     assert {"seat_gap_pp", "seat_p", "game_length", "winner_margin", "knockout_rate", "lead_changes",
