@@ -130,7 +130,7 @@ class _Games:
     """Keeps each side's per-game frame (about 200 bytes a game), to pair
     them game by game once both sides are played."""
 
-    def __init__(self, g, players: list[int]):
+    def __init__(self, g):
         self.frame = rule_metrics.game_frame(g)
         self.parts: dict[tuple, list[pl.DataFrame]] = {}
 
@@ -152,7 +152,7 @@ class _Games:
 
 
 def play(p: ComparePlan, advance=None) -> _Games:
-    out = _Games(get_game(p.game), p.players)
+    out = _Games(get_game(p.game))
     play_points(p.points, p.seed, [out], advance)
     return out
 

@@ -219,6 +219,7 @@ def _deck_name(deck) -> str:
 def balance(free, targets, *, game, players, budget, batch, seed, field, fixed, strong, optimizer, deck, run,
             out, threads, progress):
     from analyses import balance as balancing
+    from analyses.balance_blocks import Measurer, open_run
     from zsim._api_findings import Analysis
     from zsim._api_inputs import MAX_GAMES, game_deck, rule_options, whole, word
     from zsim._api_outputs import check_out, play, write_analysis
@@ -233,11 +234,11 @@ def balance(free, targets, *, game, players, budget, batch, seed, field, fixed, 
                               budget=budget, batch=batch, seed=c.seed, field_spec=c.field, fixed=fixed_options,
                               strong=c.strong, optimizer=optimizer, deck=game_deck(c.game, deck))
     out_path = check_out(out)
-    folder = balancing.open_run(the_plan, run) if run is not None else None
+    folder = open_run(the_plan, run) if run is not None else None
     total = the_plan.budget + 2 * len(the_plan.free) * balancing.MAX_BLOCKS * the_plan.block_games()
 
     def call(advance):
-        measurer = balancing.Measurer(the_plan, folder, advance)
+        measurer = Measurer(the_plan, folder, advance)
         return balancing.search(the_plan, measurer)
     searched = play("balance", total, progress, c.threads, call,
                     unwritten="the run folder keeps every block played; run it again to resume" if folder
