@@ -16,7 +16,7 @@ from analyses import common, rule_metrics, stats
 from analyses.sweep import _label
 from zsim.errors import ZsimError
 from zsim.game_registry import get_game
-from zsim.harness.chunks import DEFAULT_CHUNK, Matchup, play_chunk, rows_frame
+from zsim.harness.chunks import DEFAULT_CHUNK, Matchup
 
 
 def _options(p, setting: tuple) -> list[str]:
@@ -98,8 +98,11 @@ class Measurer:
     """Plays settings block by block, keeping their sums (and, with a run
     folder, every block on disk so that a resumed search replays it)."""
 
-    def __init__(self, p, folder: Path | None = None, advance=None):
+    def __init__(self, p, folder: Path | None = None, advance=None, backend=None):
+        from zsim.harness.backends import LocalBackend
+
         self.p, self.g = p, get_game(p.game)
+        self.backend = backend or LocalBackend()
         self.cache: dict[tuple, Measured] = {}
         self.advance = advance
         self.played = 0                   # games played in this process
@@ -175,44 +178,70 @@ class Measurer:
         return None
 
     def _play(self, setting: tuple, block: int) -> dict:
+        """One block of ``setting``: every player count's field and strong
+        seats, their chunks handed to the backend together (on a dask cluster
+        they play side by side) and folded in the order planned, so that the
+        sums are the same to the last digit on any backend."""
         p, g = self.p, self.g
         first = block * p.batch
         out: dict[str, dict[int, pl.DataFrame]] = {"games": {}, "seats": {}, "strong": {}}
         game_metrics, seat_metrics = rule_metrics.game_metrics(g), rule_metrics.seat_metrics(g)
         frame = rule_metrics.game_frame(g)
+        tasks = BlockTasks()
         for n, parts in _matchups(p, setting).items():
-            strong_sums = None
             for part, m, seat in parts:
                 m = Matchup(m.players, m.strategies, m.rules, m.deck, m.game, compile_for=self.compile_for)
                 games = p.batch if part == "field" else p.strong_games() // n or 1
                 start = first if part == "field" else block * (p.strong_games() // n or 1)
-                for rows in _chunks(m, p.seed, start, games):
-                    self.played += rows.height // n
-                    if self.advance is not None:
-                        self.advance(rows.height // n)
-                    rows = stats.with_win_units(rows, n)
-                    if part == "field":
-                        gf = frame(rows, [], n)
-                        cols = stats.metric_columns(game_metrics) + stats.seat_win_columns(n)
-                        out["games"][n] = _merge(out["games"].get(n), _sums(gf, cols))
-                        seat_cols = stats.metric_columns(seat_metrics)
-                        seat_sums = _sums(rows, seat_cols, ["seat"]).with_columns(pl.col("seat").cast(pl.Int64))
-                        out["seats"][n] = _merge(out["seats"].get(n), seat_sums, ["seat"])
-                    else:
-                        tested = rows.filter(pl.col("seat") == seat)
-                        strong_sums = _merge(strong_sums, _sums(tested, ["win_units"]))
-            if strong_sums is not None:
-                out["strong"][n] = strong_sums
+                tasks.add(m, p.seed, start, games, (n, part, seat))
+        done = {}
+        for res in self.backend.results(tasks, range(len(tasks.spans)), rows=True):
+            done[res.index] = res.rows
+            if self.advance is not None:
+                self.advance(res.games)
+        strong_sums: dict[int, pl.DataFrame] = {}
+        for i, (n, part, seat) in enumerate(tasks.labels):
+            rows = pl.from_arrow(done[i])
+            self.played += rows.height // n
+            rows = stats.with_win_units(rows, n)
+            if part == "field":
+                gf = frame(rows, [], n)
+                cols = stats.metric_columns(game_metrics) + stats.seat_win_columns(n)
+                out["games"][n] = _merge(out["games"].get(n), _sums(gf, cols))
+                seat_cols = stats.metric_columns(seat_metrics)
+                seat_sums = _sums(rows, seat_cols, ["seat"]).with_columns(pl.col("seat").cast(pl.Int64))
+                out["seats"][n] = _merge(out["seats"].get(n), seat_sums, ["seat"])
+            else:
+                tested = rows.filter(pl.col("seat") == seat)
+                strong_sums[n] = _merge(strong_sums.get(n), _sums(tested, ["win_units"]))
+        out["strong"].update(strong_sums)
         return out
 
 
-def _chunks(m: Matchup, seed: int, first: int, games: int):
-    done = 0
-    while done < games:
-        k = min(DEFAULT_CHUNK, games - done)
-        seat_out, game_out = play_chunk(m, seed, first + done, k)
-        yield rows_frame(m, seat_out, game_out, first + done)
-        done += k
+class BlockTasks:
+    """A block's chunks, over several matchups, as a backend plays a run's
+    (:meth:`task`, :meth:`span`); ``labels`` say what each chunk is for."""
+
+    def __init__(self):
+        self.spans: list[tuple[Matchup, int, int, int]] = []
+        self.labels: list[tuple] = []
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def add(self, m: Matchup, seed: int, first: int, games: int, label: tuple) -> None:
+        done = 0
+        while done < games:
+            k = min(DEFAULT_CHUNK, games - done)
+            self.spans.append((m, seed, first + done, k))
+            self.labels.append(label)
+            done += k
+
+    def task(self, index: int) -> tuple[Matchup, int, int, int]:
+        return self.spans[index]
+
+    def span(self, index: int) -> tuple[int, int]:
+        return self.spans[index][2:]
 
 
 def _sums(frame: pl.DataFrame, cols: list[str], by: list[str] = ()) -> pl.DataFrame:

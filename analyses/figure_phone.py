@@ -28,10 +28,13 @@ PANEL_MIN_IN = 3.0
 
 def stack_for_phone(fig, max_width_in: float) -> bool:
     """Lay `fig`'s panels out as one column, each at most `max_width_in`
-    wide (and no wider than it was); False, leaving the figure untouched,
-    when there is nothing to stack (a single panel, a single column, or
-    panels from more than one grid)."""
+    wide (and no wider than it was); a single panel of lines wider than
+    that is drawn narrower. False, leaving the figure untouched, when there
+    is nothing to change (a panel that fits, a heatmap's single panel, a
+    single column, or panels from more than one grid)."""
     axes = [ax for ax in fig.axes if ax.get_subplotspec() is not None]
+    if len(axes) == 1:
+        return _narrower(fig, axes[0], max_width_in)
     if len(axes) < 2:
         return False
     grids = {id(ax.get_subplotspec().get_gridspec()) for ax in axes}
@@ -93,3 +96,18 @@ def _fold_legends(fig) -> None:
         fig.legend(handles, labels, loc=f"outside {where}", ncols=2, fontsize=fontsize,
                    frameon=old.get_frame_on())
 
+
+def _narrower(fig, ax, max_width_in: float) -> bool:
+    """A single panel of lines and points wider than a phone, drawn at the
+    phone's width (its height kept); False for one that writes text in its
+    cells (a heatmap, whose annotations would run together: it scrolls)."""
+    width, height = fig.get_size_inches()
+    if ax.texts or ax.images or width <= max(max_width_in, PANEL_MIN_IN) * 1.05:
+        return False
+    if fig.get_layout_engine() is None:
+        fig.set_layout_engine("constrained")
+    _fold_legends(fig)
+    if fig._suptitle is not None:
+        fig._suptitle.set_wrap(True)
+    fig.set_size_inches(max(PANEL_MIN_IN, max_width_in), height)
+    return True

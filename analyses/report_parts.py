@@ -56,13 +56,23 @@ def report_command(game: str, plan, out: str, default_rules, extra: tuple[str, .
             "--games", str(plan.games), "--tournament-games", str(plan.deals), "--seed", str(plan.seed)]
     if plan.field:
         args += ["--field", plan.field]
-    default = default_rules.as_dict()
-    for key, value in plan.rules.as_dict().items():
-        if value != default[key]:
+    for option in rule_texts(plan.rules, default_rules):
+        args += ["--rule", option]
+    return " ".join(shlex.quote(a) for a in [*args, *extra, "--out", out])
+
+
+def rule_texts(rules, default) -> tuple[str, ...]:
+    """The ``key=value`` options that make ``default`` into ``rules`` (a list
+    as a comma list, a yes/no as true/false): what a report plays besides
+    the printed rules."""
+    out = []
+    base = default.as_dict()
+    for key, value in rules.as_dict().items():
+        if value != base[key]:
             text = (",".join(map(str, value)) if isinstance(value, (list, tuple))
                     else str(value).lower() if isinstance(value, bool) else str(value))
-            args += ["--rule", f"{key}={text}"]
-    return " ".join(shlex.quote(a) for a in [*args, *extra, "--out", out])
+            out.append(f"{key}={text}")
+    return tuple(out)
 
 
 def tournament_result(plan, p: int, advance, game: str) -> AnalysisResult:

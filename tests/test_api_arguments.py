@@ -309,6 +309,9 @@ WRONG = {
     ("balance", "deck"): not_deck(),
     ("balance", "run"): not_path(),
     ("balance", "out"): not_path() | st.just("tables.txt"),
+    ("balance", "backend"): not_name(["threads", "Local", ""]),
+    ("balance", "scheduler"): not_name(none_ok=True) | st.text(max_size=12),     # any, with the local backend
+    ("balance", "workers"): st.one_of(not_whole(none_ok=True), st.integers()),  # any, with the local backend
     ("balance", "threads"): THREADS,
     ("balance", "progress"): not_progress(),
 }

@@ -58,6 +58,15 @@ def test_the_same_seed_gives_the_same_search_whatever_the_threads_and_a_run_fold
                            f"to resume it, or a new folder"
 
 
+def test_a_dask_cluster_plays_the_blocks_side_by_side_with_the_same_answer():
+    args = (["payday_cost=0..2"], ["seat_gap<=0.03", "turns=20..40"])
+    small = {**SMALL, "players": "2,4", "budget": 6_000}
+    here = zsim.balance(*args, **small)
+    there = zsim.balance(*args, backend="dask", workers=2, **small)
+    assert there.tables["Settings, best first"].equals(here.tables["Settings, best first"])
+    assert there.findings == here.findings
+
+
 @pytest.mark.parametrize("free, targets, kwargs, message", [
     (["payday_cost=0..2"], ["gap<=0.01"], {}, "--target gap<=0.01: unknown measure 'gap' (known: seat_gap, "),
     (["payday_cost=0..2"], ["seat_gap<0.01"], {}, "--target 'seat_gap<0.01' is not METRIC<=X, METRIC>=X or "),
@@ -70,6 +79,8 @@ def test_the_same_seed_gives_the_same_search_whatever_the_threads_and_a_run_fold
      "--free payday_cost is also fixed with --rule payday_cost; fix it or free it, not both"),
     (["payday_cost=0..2"], ["turns=20..40"], {"budget": 500}, "--budget 500 is too small: one block of a setting "),
     (["payday_cost=0..2"], ["turns=20..40"], {"optimizer": "Nope"}, "unknown optimizer 'Nope'"),
+    (["payday_cost=0..2"], ["turns=20..40"], {"workers": 2}, "--workers needs --backend dask"),
+    (["payday_cost=0..2"], ["turns=20..40"], {"backend": "cloud"}, "--backend must be one of local, dask"),
     (["paydaycost=0..2"], ["turns=20..40"], {}, "unknown rule key 'paydaycost' for zahltag"),
     (["hand_size=12..14"], ["turns=20..40"], {"fixed": ["card_cap=14"]},
      "the setting hand_size=14 at 4 players cannot be played: "),

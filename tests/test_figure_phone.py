@@ -67,12 +67,25 @@ def test_a_panel_is_never_drawn_narrower_than_a_phone_can_read_or_wider_than_it_
 
 
 def test_nothing_to_stack_leaves_the_figure_as_it_was():
-    one, _ = common.figure()
+    heat, axes = common.figure(width=6)
+    axes[0][0].imshow(np.arange(12).reshape(3, 4))          # a heatmap's one panel scrolls instead
+    narrow, axes = common.figure(width=3.5)
+    axes[0][0].plot([1, 2], [3, 4])                            # already as narrow as a phone
     column, _ = common.figure(nrows=3)
-    for fig in (one, column):
+    for fig in (heat, narrow, column):
         size = tuple(fig.get_size_inches())
         assert not stack_for_phone(fig, 4.0)
         assert tuple(fig.get_size_inches()) == size
+
+
+def test_a_single_wide_panel_of_lines_is_drawn_at_the_phone_width():
+    fig, axes = common.figure(width=6, height=3)
+    for i in range(4):
+        axes[0][0].plot([1, 2, 3], [3, 4, i], label=f"line {i}")
+    fig.legend(loc="outside lower center", ncols=4)
+    assert stack_for_phone(fig, 4.0)
+    assert tuple(fig.get_size_inches()) == (4.0, 3.0)
+    assert fig.legends[0]._ncols == 2                               # the legend folds as for a stack
 
 
 def test_an_empty_slot_of_the_grid_is_left_out_and_colour_bars_follow_their_panels():
@@ -111,9 +124,9 @@ def test_the_report_writes_a_stacked_png_and_shows_it_on_a_phone(tmp_path):
                        {"Three panels": fig, "One panel": single})
     write_report([r], {"seed": 1}, "zsim report", tmp_path / "rep")
     figures = sorted(p.name for p in (tmp_path / "rep" / "figures").iterdir())
-    assert figures == ["cost-1-phone.png", "cost-1.png", "cost-2.png"]
+    assert figures == ["cost-1-phone.png", "cost-1.png", "cost-2-phone.png", "cost-2.png"]
     html = (tmp_path / "rep" / "index.html").read_text(encoding="utf-8")
-    assert html.count("<picture>") == 1
+    assert html.count("<picture>") == 2
     assert '<source media="(max-width: 40rem)" srcset="figures/cost-1-phone.png"' in html
     assert "--phone-min-width:" in html and "data-phone" in html
     assert "phone" not in (tmp_path / "rep" / "report.md").read_text(encoding="utf-8")

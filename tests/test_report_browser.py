@@ -18,6 +18,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+import numpy as np
 import polars as pl
 import pytest
 
@@ -57,7 +58,7 @@ def _synthetic() -> list[AnalysisResult]:
         summary="Words " * 80 + "and one " + "verylongunbrokenword" * 10 + ".",
         tables={"Thirty columns": wide, "Rates": rates, "Forty columns, folded": grid},
         figures={"One panel": _fig(6, 4), "Another panel": _fig(6, 4), "Five panels": _fig(16, 3.5, 5),
-                 "A heatmap": _fig(9, 4)},
+                 "A heatmap": _heatmap(9, 4)},
         meta={"field": ["simple"] * 30, "token": "z" * 300},
         details=("Forty columns, folded",), wide=("A heatmap",),
         findings=["A finding with a " + "long" * 40 + " word.", "Another finding."],
@@ -119,6 +120,14 @@ def test_synthetic_report_really_has_to_scroll_its_tables(synthetic):
                    for img in m["images"] if img["naturalWidth"] > 1000)
 
 
+def _heatmap(width_in: float, height_in: float):
+    fig, ax = plt.subplots(figsize=(width_in, height_in))
+    ax.imshow(np.arange(24).reshape(3, 8))
+    for j in range(8):
+        ax.text(j, 1, f"{j:.1f}", ha="center")
+    return fig
+
+
 def test_a_phone_stacks_the_figures_and_a_laptop_does_not(synthetic):
     laptop, phone = synthetic[browser.LAPTOP], synthetic[browser.PHONE]
     one_panel = {img["src"]: img for img in laptop["images"]}["figures/wide-1.png"]
@@ -133,8 +142,11 @@ def test_a_phone_stacks_the_figures_and_a_laptop_does_not(synthetic):
     assert five["shownWidth"] <= phone["clientWidth"]
     assert five["shownWidth"] / five["naturalWidth"] * five["textPx"] >= browser.READABLE_PX - 0.05
     assert {img["src"]: img for img in laptop["images"]}["figures/wide-3.png"]["shown"] == "wide-3.png"
-    # one panel has no stacked version
-    assert {img["src"]: img for img in phone["images"]}["figures/wide-1.png"]["shown"] == "wide-1.png"
+    # one wide panel of lines is drawn again at the phone's width; a heatmap's one panel scrolls instead
+    one = {img["src"]: img for img in phone["images"]}["figures/wide-1.png"]
+    assert one["shown"] == "wide-1-phone.png" and one["shownWidth"] <= phone["clientWidth"]
+    assert one["shownWidth"] / one["naturalWidth"] * one["textPx"] >= browser.READABLE_PX - 0.05
+    assert {img["src"]: img for img in phone["images"]}["figures/wide-4.png"]["shown"] == "wide-4.png"
 
 
 def test_the_checker_sees_an_overflowing_page(synthetic_page):

@@ -21,24 +21,26 @@ def test_key_findings_answer_the_questions_in_order_from_the_tables():
     know = pl.DataFrame({"players": [2], "edge": [0.22], "edge_ci95": [0.004]})
     pl_r = AnalysisResult("players", "p", "", {"Balance per player count": bal, "Win share per seat": seats,
                                               "What counting is worth: x": know})
-    pc = AnalysisResult("payday-cost", "c", "", {"Balance": pl.DataFrame(
-        {"players": [2, 2], "rule": ["payday_cost", "payday_cost"], "value": [1, 3], "default": [True, False],
-         "elimination_rate": [0.0, 0.07], "elimination_rate_lo": [0.0, 0.06], "elimination_rate_hi": [0.0004, 0.08]})})
+    pc = AnalysisResult("rules", "c", "", {"Per rule and value": pl.DataFrame(
+        {"rule": ["payday_cost", "payday_cost"], "players": [2, 2], "value": ["1", "3"], "configured": [True, False],
+         "knockout_rate": [0.0, 0.07], "knockout_rate_lo": [0.0, 0.06], "knockout_rate_hi": [0.0004, 0.08]})})
     tour = AnalysisResult("tournament-2p", "x", "", {"Per strategy": pl.DataFrame(
         {"strategy": ["undercut", "simple"], "win_share": [0.7, 0.3], "win_share_ci95": [0.01, 0.01]})})
     glossary = report_run.glossary(report_run.DEFINITIONS, "zahltag", "such as games with an elimination")
     lines = report_run.key_findings([tour, pc, pl_r, trade, glossary])
-    assert len(lines) == 4               # the seats have their verdicts (tests/test_verdicts.py)
+    assert len(lines) == 5               # the seats have their verdicts (tests/test_verdicts.py)
     assert lines[0].startswith("Hand size × payday cost, 2 players: the best target hand is 8 / 0 cards at "
                                "payday cost 0 / 1; at the printed cost 1, target 0 wins 0.5600 ± 0.0030 against "
                                "0.5230 ± 0.0030 for the default 8")
     assert "never taking a card" in lines[0]
     assert not any(line.startswith("Seat") for line in lines)
-    assert lines[1].startswith("Eliminations at the printed rules: none (< 0.040%) at 2 players") \
+    assert lines[1].startswith("Eliminations at the rules played: none (< 0.040%) at 2 players") \
         and "payday_cost=3 at 2 players" in lines[1]
-    assert lines[2] == ("Counting cards (counter against counter:blind=1, win share above par): "
+    assert lines[2] == ("What the rules do, the rule that moves each most: games with an elimination with "
+                        "payday_cost, from none (< 0.040%) at 1 to 7.0% [6.0%, 8.0%] at 3 (2 players).")
+    assert lines[3] == ("Counting cards (counter against counter:blind=1, win share above par): "
                         "+0.2200 ± 0.0040 at 2 players.")
-    assert lines[3] == "Tournament of the built-in field, most wins: undercut at 2 players (0.700 ± 0.010)."
+    assert lines[4] == "Tournament of the built-in field, most wins: undercut at 2 players (0.700 ± 0.010)."
 
 
 def _balance(rows: list[dict]) -> pl.DataFrame:

@@ -46,8 +46,8 @@ def test_refusal_through_the_entry_point(tmp_path):
                        capture_output=True, text=True, cwd=tmp_path)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.splitlines() == ["zsim: error: zahlemann has no analysis 'payday-cost' ('payday-cost' is an "
-                                     "analysis of zahltag); its analyses: forget, hand-size, ladder, money, players, "
-                                     "variants"]
+                                     "analysis of zahltag); its analyses: drama, forget, hand-size, ladder, money, "
+                                     "players, variants"]
     assert not list(tmp_path.iterdir())
 
 
@@ -220,12 +220,12 @@ def test_report_for_zahlemann_writes_every_section(tmp_path):
     assert md.startswith("# Zahlemann & Söhne: zsim report\n\n<a name=\"verdicts\"></a>\n## Verdicts")
     for title in ("Seats and player counts", "The variants", "What forgetting 'Zahlemann' costs",
                   "Real coins against plain totals", "The dealt hand size", "Tournament of the built-in field",
-                  "What the columns and strategies mean"):
+                  "What the rules do", "What the columns and strategies mean"):
         assert f"## {title}" in md, title
     assert "zsim report --game zahlemann --players 2,4 --games 400 --tournament-games 4" in md
     figures = {p.name for p in (out / "figures").glob("*.png")}
     drawn = {n for n in figures if not n.endswith("-phone.png")}
-    assert len(drawn) == 9                                         # the strong player's section has one
+    assert len(drawn) == 11        # the strong player's section has one, "What the rules do" one per main rule
     # every figure of several panels has a stacked twin for a phone
     assert {n.removesuffix("-phone.png") + ".png" for n in figures - drawn} < drawn
     assert "zahlemann-variants-1.png" in {n.removesuffix("-phone.png") + ".png" for n in figures - drawn}

@@ -217,12 +217,13 @@ def _deck_name(deck) -> str:
 
 
 def balance(free, targets, *, game, players, budget, batch, seed, field, fixed, strong, optimizer, deck, run,
-            out, threads, progress):
+            out, backend, scheduler, workers, threads, progress):
     from analyses import balance as balancing
     from analyses.balance_blocks import Measurer, open_run
     from zsim._api_findings import Analysis
     from zsim._api_inputs import MAX_GAMES, game_deck, rule_options, whole, word
     from zsim._api_outputs import check_out, play, write_analysis
+    from zsim.harness.backends import check_backend, make_backend
 
     c = _common(game, players, seed, field, strong, None, 1.0, threads, progress, {"--out": out, "--run": run})
     budget = whole(budget, "--budget", 1, MAX_GAMES, high_text="2**62")
@@ -233,13 +234,18 @@ def balance(free, targets, *, game, players, budget, batch, seed, field, fixed, 
     the_plan = balancing.plan(c.game.name, axis_texts(free), _target_texts(targets), players=c.players,
                               budget=budget, batch=batch, seed=c.seed, field_spec=c.field, fixed=fixed_options,
                               strong=c.strong, optimizer=optimizer, deck=game_deck(c.game, deck))
+    workers = whole(workers, "--workers", 1, none_ok=True)
+    check_backend(word(backend, "--backend"), word(scheduler, "--scheduler", none_ok=True), workers)
     out_path = check_out(out)
     folder = open_run(the_plan, run) if run is not None else None
     total = the_plan.budget + 2 * len(the_plan.free) * balancing.MAX_BLOCKS * the_plan.block_games()
 
     def call(advance):
-        measurer = Measurer(the_plan, folder, advance)
-        return balancing.search(the_plan, measurer)
+        engine = make_backend(backend, scheduler, workers)
+        try:
+            return balancing.search(the_plan, Measurer(the_plan, folder, advance, engine))
+        finally:
+            engine.close()
     searched = play("balance", total, progress, c.threads, call,
                     unwritten="the run folder keeps every block played; run it again to resume" if folder
                     else "nothing was written")

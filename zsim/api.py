@@ -271,7 +271,7 @@ def analyses(game: str = DEFAULT_GAME) -> list[str]:
     Example:
         >>> import zsim
         >>> zsim.analyses("zahltag")
-        ['deck', 'hand-size', 'ladder', 'payday-cost', 'players', 'tradeoff']
+        ['deck', 'drama', 'hand-size', 'ladder', 'payday-cost', 'players', 'tradeoff']
     """
     from zsim import _api_analyses
     from zsim._api_inputs import game_of
@@ -465,7 +465,8 @@ def compare(rules: Rules = None, against: Rules = None, *, game: str = DEFAULT_G
 def balance(free: Union[dict, Iterable[str]], targets: Iterable[str], *, game: str = DEFAULT_GAME, players: Counts | None = None, budget: int = 400_000,
             batch: int | None = None, seed: int = 0, field: Strategies = None, fixed: Rules = None,
             strong: str | None = None, optimizer: str = "NGOpt", deck: Deck = None,
-            run: str | os.PathLike | None = None, out: str | os.PathLike | None = None, threads: int | None = None,
+            run: str | os.PathLike | None = None, out: str | os.PathLike | None = None, backend: str = "local",
+            scheduler: str | None = None, workers: int | None = None, threads: int | None = None,
             progress: Progress = True) -> Analysis:
     """Search ``free`` rules of ``game`` for settings that meet ``targets``
     (``zsim balance``).
@@ -480,6 +481,9 @@ def balance(free: Union[dict, Iterable[str]], targets: Iterable[str], *, game: s
     block, so that the same call resumes a stopped search. The tables give
     the settings found, each target's value and interval at the best and at
     the printed rules, and what one step of each free key breaks.
+    ``backend="dask"`` plays each block's chunks side by side on a dask
+    cluster (``scheduler``, or a LocalCluster of ``workers`` processes),
+    with the same result to the last digit.
 
     Example:
         >>> import zsim
@@ -491,7 +495,8 @@ def balance(free: Union[dict, Iterable[str]], targets: Iterable[str], *, game: s
 
     return _api_rules.balance(free, targets, game=game, players=players, budget=budget, batch=batch, seed=seed,
                               field=field, fixed=fixed, strong=strong, optimizer=optimizer, deck=deck, run=run,
-                              out=out, threads=threads, progress=progress)
+                              out=out, backend=backend, scheduler=scheduler, workers=workers, threads=threads,
+                              progress=progress)
 
 
 # ---------------------------------------------------------------- records

@@ -153,10 +153,16 @@ def compare(game, rules, against, players, games, seed, field, strong, strong_ga
               help="keep every block played in DIR; the same command resumes a stopped search from it")
 @click.option("--out", default=None, metavar="FILE", help="write the settings' table to FILE (.parquet or .csv)")
 @click.option("--json", "as_json", is_flag=True, help="print the tables as JSON")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="play each block here, or its chunks as dask tasks side by side")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="an existing dask cluster's scheduler (--backend dask) [default: start a LocalCluster]")
+@click.option("--workers", type=int, default=None,
+              help="LocalCluster worker processes (--backend dask) [default: one per core]")
 @QUIET
 @THREADS
 def balance(game, free, targets, fixed, players, budget, batch, seed, field, strong, optimizer, deck, run, out,
-            as_json, quiet, threads):
+            as_json, backend, scheduler, workers, quiet, threads):
     """Search the free rules for settings that meet the targets.
 
     Every setting plays the same deals, block by block, until each target's
@@ -166,8 +172,10 @@ def balance(game, free, targets, fixed, players, budget, batch, seed, field, str
     at the printed rules, and what one step of each free key breaks.
 
     Ctrl-C stops it; with --run the blocks played are kept and the same
-    command resumes (exit status 130)."""
+    command resumes (exit status 130). --backend dask plays each block's
+    chunks side by side on a dask cluster, with the same result."""
     result = api.balance(list(free), list(targets), game=game, players=players, budget=budget, batch=batch,
                          seed=seed, field=field, fixed=list(fixed), strong=strong, optimizer=optimizer, deck=deck,
-                         run=run, out=out, threads=threads, progress=not quiet)
+                         run=run, out=out, backend=backend, scheduler=scheduler, workers=workers,
+                         threads=threads, progress=not quiet)
     _show(result, as_json)

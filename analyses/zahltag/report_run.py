@@ -13,6 +13,7 @@ from analyses.common import DEFINITIONS
 from analyses.report_format import format_ci
 from analyses.report_parts import (ReportPlan, builtin_field, glossary, machine, tournament_lines,
                                    tournament_result)
+from analyses import rules_section
 from analyses.result import AnalysisResult
 from analyses.zahltag import deck as deck_analysis
 from analyses.zahltag import payday_cost, players, tradeoff
@@ -34,8 +35,8 @@ class Plan(ReportPlan):
 
     def total_games(self) -> int:
         total = tradeoff.total_games(self.players, self.field, self.games, self.rules, self.deck)
+        total += rules_section.total_games(GAME, self)
         for p in self.players:
-            total += sum(pt.games for pt in payday_cost.points(p, self.field, self.games, self.rules, self.deck))
             total += self.games * (1 + PERTURBATIONS)
             total += self.deals * self.tournament_seatings(p)
         main, know = players.points(self.players, self.field, self.games, self.rules, self.deck)
@@ -46,7 +47,7 @@ def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     out: list[AnalysisResult] = []
     out.append(tradeoff.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
     out.append(players.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
-    out.append(payday_cost.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
+    out.append(rules_section.run(GAME, plan, advance))
     out.append(deck_analysis.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, [], PERTURBATIONS,
                                  advance))
     for p in plan.players:
@@ -65,8 +66,10 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     out: list[str] = []
     if "tradeoff" in by_name:
         out += _hand_lines(by_name["tradeoff"])
-    if "payday-cost" in by_name:
-        out += _elimination_lines(by_name["payday-cost"])
+    if rules_section.NAME in by_name:
+        out += _elimination_lines(by_name[rules_section.NAME])
+        line = rules_section.key_line(by_name[rules_section.NAME], GAME)
+        out += [line] if line else []
     if "players" in by_name:
         out += _counting_lines(by_name["players"])
     winners = [r for r in results if r.name.startswith("tournament-")]
@@ -108,24 +111,25 @@ def _hand_lines(r: AnalysisResult) -> list[str]:
 
 
 def _elimination_lines(r: AnalysisResult) -> list[str]:
+    """Eliminations as the report plays the rules, and the swept rule values
+    (:mod:`analyses.rules_section`) that make them common."""
     t = r.main
     parts, common_at = [], []
     for p in sorted(set(t["players"].to_list())):
         part = t.filter(pl.col("players") == p)
-        base = part.filter(pl.col("default"))
+        base = part.filter(pl.col("configured"))
         if not base.is_empty():
             b = base.row(0, named=True)
-            parts.append(f"{common.rate_text(b['elimination_rate'], b['elimination_rate_lo'], b['elimination_rate_hi'])}"
+            parts.append(f"{common.rate_text(b['knockout_rate'], b['knockout_rate_lo'], b['knockout_rate_hi'])}"
                          f" at {p} players")
-        hits = part.filter(pl.col("elimination_rate_lo") >= payday_cost.ELIMINATIONS_COMMON)
-        hits = hits.sort("rule", "value")
-        values: dict[str, list[int]] = {}
+        hits = part.filter(pl.col("knockout_rate_lo") >= payday_cost.ELIMINATIONS_COMMON)
+        values: dict[str, list[str]] = {}
         for row in hits.iter_rows(named=True):
             values.setdefault(row["rule"], []).append(row["value"])
         if values:
             where = ", ".join(f"{k}={'/'.join(map(str, v))}" for k, v in values.items())
             common_at.append(f"{where} at {p} players")
-    text = "Eliminations at the printed rules: " + ", ".join(parts)
+    text = "Eliminations at the rules played: " + ", ".join(parts)
     if common_at:
         text += (f"; they pass {payday_cost.ELIMINATIONS_COMMON:.0%} of games (the whole interval above it) with "
                  + "; ".join(common_at))

@@ -51,6 +51,16 @@ class SummaryColumn:
 
 
 @dataclass(frozen=True)
+class MainRule:
+    """A rule the report's "What the rules do" sweeps, one key at a time:
+    ``sweep`` is read as ``zsim sweep --rule`` reads it (``payday_cost=0..3``);
+    ``players`` are the counts the rule applies to (None: every count the
+    report plays), for a rule that only means something at some of them."""
+    sweep: str
+    players: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
 class StrategyContract:
     """What a strategy of a game defines, and where the game's strategies live.
 
@@ -113,6 +123,9 @@ class Game(ABC):
     #: what that share is called; "" for a game where no seat drops out
     knockout: str = ""
     knockout_label: str = ""
+    #: the rules a designer turns first (:class:`MainRule`), swept by the report's
+    #: "What the rules do"; () leaves that section out
+    main_rules: tuple[MainRule, ...] = ()
     #: whether ``--deck FILE`` means something for this game
     has_deck: bool = False
     #: the column of ``game_out`` that counts illegal decisions (the harness refuses a chunk with any)

@@ -1,7 +1,9 @@
 """Where a run's chunks are played: here, one after another (``local``), or
 as tasks on a dask cluster (``dask``).
 
-A backend takes the plan and the chunk indices still to play and yields a
+A backend takes the plan (anything with ``task(i)`` and ``span(i)``: a run's
+:class:`~zsim.harness.plan.Plan`, or the chunks of several matchups, as a
+balance search plays a block) and the chunk indices still to play and yields a
 :class:`ChunkResult` per chunk, in whatever order they finish; the
 driver in :mod:`zsim.harness.runs` folds them in chunk order, so the backend never
 changes a result. The indices may be a lazy iterable (a run can plan up to
@@ -135,8 +137,8 @@ class LocalBackend:
     def results(self, plan: Plan, indices: Iterable[int], rows: bool,
                 arrays: bool = False) -> Iterator[ChunkResult]:
         for i in indices:       # lazily: the next index is taken when the last chunk is done
-            first, n = plan.span(i)
-            yield play_task(plan.matchup, plan.seed, i, first, n, rows, arrays=arrays)
+            m, seed, first, n = plan.task(i)
+            yield play_task(m, seed, i, first, n, rows, arrays=arrays)
 
     def close(self) -> None:
         pass
@@ -351,8 +353,8 @@ class _InFlight:
             except StopIteration:
                 self.more = False
                 return
-            first, n = plan.span(i)
-            f = b.client.submit(play_task, plan.matchup, plan.seed, i, first, n, self.rows, b.threads,
+            m, seed, first, n = plan.task(i)
+            f = b.client.submit(play_task, m, seed, i, first, n, self.rows, b.threads,
                                 key=f"zsim-chunk-{i}-{self.run_id}", pure=False, retries=3)
             self.active[f.key] = (f, i, self.handed)
             self.handed += 1

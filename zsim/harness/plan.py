@@ -37,6 +37,11 @@ class Plan:
         first = index * self.chunk
         return first, min(self.chunk, self.games - first)
 
+    def task(self, index: int) -> tuple[Matchup, int, int, int]:
+        """(matchup, seed, first game, games) of chunk ``index``: what a backend plays for it."""
+        first, n = self.span(index)
+        return self.matchup, self.seed, first, n
+
     def manifest(self) -> dict:
         m = self.matchup
         return {"format": FORMAT, "game": m.game, "players": m.players, "strategies": list(m.strategies),

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 
-from zsim.games.base import Column, PackagedGame, StrategyContract, SummaryColumn
+from zsim.games.base import Column, MainRule, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_SPECS
 
@@ -72,6 +72,8 @@ class Baumeister(PackagedGame):
     )
     knockout = "insolvent"
     knockout_label = "games with an insolvency"
+    main_rules = (MainRule("start_money=6..14:2"), MainRule("saboteurs=0..8"), MainRule("saboteur=weakest,any"),
+                  MainRule("overbid=allow,forbid"))
     has_deck = True
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("first", "random")

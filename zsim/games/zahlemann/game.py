@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 
-from zsim.games.base import Column, PackagedGame, StrategyContract, SummaryColumn
+from zsim.games.base import Column, MainRule, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.zahlemann import constants as K
 from zsim.games.zahlemann.rules import MAX_PLAYERS, MIN_PLAYERS, RULE_SPECS
 from zsim.strategy import Param
@@ -67,6 +67,7 @@ class Zahlemann(PackagedGame):
     )
     knockout = "bankrupt"
     knockout_label = "games with a bankruptcy"
+    main_rules = (MainRule("hand_size=3..8"), MainRule("change=receiver,none,bank"))
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("first", "random")
     n_seat_stats = K.N_SEAT_STATS

@@ -5,7 +5,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from zsim.games.base import Column, Game, PackagedGame, StrategyContract, SummaryColumn
+from zsim.games.base import Column, Game, MainRule, PackagedGame, StrategyContract, SummaryColumn
 from zsim.games.zahltag import constants as K
 from zsim.games.zahltag.rules import RULE_SPECS
 
@@ -70,6 +70,9 @@ class Zahltag(PackagedGame):
     )
     knockout = "eliminated"
     knockout_label = "games with an elimination"
+    main_rules = (MainRule("payday_cost=0..3"), MainRule("paydays_to_end=3..6"),
+                  MainRule("forced_payday_jobs=5..13:2", (3, 4)), MainRule("forced_payday_jobs_2p=4..12:2", (2,)),
+                  MainRule("start_money=10..30:5"), MainRule("payday_counts_table=false,true"))
     has_deck = True
     illegal_column = K.G_ILLEGAL
     reference_strategies = ("random", "simple")
