@@ -420,7 +420,8 @@ def _to_warm(by_module) -> list[tuple[str, str]]:
     if len(by_module) < 2:
         return []
     return ([("warm", g) for g in registry() if g != DEFAULT_GAME]
-            + [("stepped", g) for g, spec in sorted(registry().items()) if spec.forward])
+            + [("stepped", g) for g, spec in sorted(registry().items()) if spec.forward]
+            + [("trace", g) for g in TRACED])
 
 
 def _compile_kernels(work: Background, game: str):
@@ -444,6 +445,25 @@ def _compile_stepped(work: Background, game: str):
         warm_game(work, game)
     return work.run([sys.executable, "-m", "zsim.cli", "simulate", "--game", game, "-p", "2", "-n", "2",
                      "--strategies", "ismcts:iterations=2", "-q", "--json"])
+
+
+#: the games whose win-probability traces the tests play (tests/test_trace.py, tests/test_drama.py)
+TRACED = ("zahltag", "zahlemann", "baumeister")
+
+
+def _compile_trace(work: Background, game: str):
+    """One tiny drama analysis of ``game``: compiles its traces (the forward
+    model's continuations from a redrawn and a determinised position)."""
+    import sys
+
+    warm_stepped(work, game)
+    return work.run([sys.executable, "-m", "zsim.cli", "analyze", "--game", game, "drama", "-p", "2", "-n", "1",
+                     "--continuations", "2", "-q"])
+
+
+def warm_trace(background: Background, game: str) -> None:
+    """Wait for the background compile of ``game``'s traces (see ``_compile_trace``)."""
+    background.result(("trace", game), lambda: _compile_trace(background, game))
 
 
 def warm_stepped(background: Background, game: str) -> None:
@@ -471,7 +491,7 @@ def background(request, tmp_path_factory):
     by_module: dict = {}
     for item in request.session.items:
         by_module.setdefault(item.module, []).append(item)
-    compile_ = {"warm": _compile_kernels, "stepped": _compile_stepped}
+    compile_ = {"warm": _compile_kernels, "stepped": _compile_stepped, "trace": _compile_trace}
     for what, game in _to_warm(by_module):
         work.start((what, game), lambda what=what, game=game: compile_[what](work, game))
     for module, items in by_module.items():

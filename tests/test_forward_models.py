@@ -8,6 +8,9 @@
   in those games is among them.
 * A determinisation keeps all the seat can see (``view_nb``) and changes
   nothing the seat may know, and is itself a function of that view alone.
+* A redraw of the true position (``redraw_nb``, the win-probability
+  traces' continuations) keeps every seat's view, reads what no seat has
+  seen only as a set, and the bots play the redrawn position to its end.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from conftest import warm_stepped
 from zsim.games import registry
 from zsim.harness.chunks import Matchup, play_chunk
 from zsim.harness.forward import (fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_new_nb,
-                                  fm_options_nb, fm_view_nb, forward_model)
+                                  fm_options_nb, fm_redraw_nb, fm_view_nb, forward_model)
 from zsim.harness.stepping import play_stepped_chunk
 from zsim.rng import game_key
 from zsim.roster import roster_for
@@ -76,22 +79,41 @@ def test_bots_through_the_forward_model_play_the_batch_engines_games(game, rule_
 
 
 # ---------------------------------------------------------------- options and views, position by position
+#: what ``_walk`` found wrong, by its ``found[0]``
+WRONG = ("", "an answer not among the options", "a view changed", "a determinisation read more than the view",
+         "a redraw changed a seat's view", "a redraw read more than what no seat has seen, as a set",
+         "the bots did not finish a redrawn game")
+
+
+def test_every_built_in_game_can_redraw_its_true_position():
+    assert all(hasattr(forward_model(g), "redraw_nb") for g in ("zahltag", "zahlemann", "baumeister"))
+
+
 @njit
 def _walk(roster, ids, params, key, n_players, consts, ws, pos, other, seat_rng, opts, view_a, view_b, found, every,
-          offset):
+          offset, redraw):
     """Play one game with the bots; at every decision check that the bot's
     answer is listed, and at every ``every``-th from ``offset`` that a
     determinisation from each seat's view keeps that view, and that
     determinising the determinised position again with the same draws gives
     the same position as determinising the true one (a determinisation
-    reads the seat's view alone). Returns the number of decisions, or
+    reads the seat's view alone); with ``redraw``, the same of a redraw of
+    the true position for every seat's view at once, and that the bots play
+    the redrawn position to its end. Returns the number of decisions, or
     -1 - the decision where a check failed; ``found[0]``: what failed
-    (1 option, 2 view, 3 a determinisation that read more)."""
+    (1 option, 2 view, 3 a determinisation that read more, 4 a redrawn
+    view, 5 a redraw that read more, 6 a redrawn game with no end)."""
     again = np.empty_like(pos)
     first = np.empty_like(pos)
     fm_new_nb(roster, key, n_players, consts, ws, pos)
     k = 0
     while fm_decider_nb(roster, pos) >= 0:
+        if redraw and k % every == offset:
+            failed = _check_redraw(roster, ids, params, n_players, consts, ws, pos, other, first, seat_rng,
+                                   view_a, view_b)
+            if failed:
+                found[0] = failed
+                return -1 - k
         n = fm_options_nb(roster, pos, consts, opts)
         answer = fm_bot_nb(roster, ids, params, pos, consts)
         listed = False
@@ -123,10 +145,40 @@ def _walk(roster, ids, params, key, n_players, consts, ws, pos, other, seat_rng,
     return k
 
 
+@njit
+def _check_redraw(roster, ids, params, n_players, consts, ws, pos, out, again, rng, view_a, view_b):
+    """0, or what a redraw of ``pos`` got wrong (see ``_walk``)."""
+    state = rng[0]
+    fm_redraw_nb(roster, pos, rng, out, consts, ws)
+    for seat in range(n_players):
+        na = fm_view_nb(roster, pos, seat, view_a)
+        nb = fm_view_nb(roster, out, seat, view_b)
+        same = na == nb
+        for i in range(min(na, nb)):
+            same = same and view_a[i] == view_b[i]
+        if not same:
+            return 4
+    after = rng[0]
+    rng[0] = state
+    fm_redraw_nb(roster, out, rng, again, consts, ws)
+    rng[0] = after
+    for i in range(pos.shape[0]):
+        if again[i] != out[i]:
+            return 5
+    steps = 0
+    while fm_decider_nb(roster, out) >= 0:
+        fm_apply_nb(roster, out, fm_bot_nb(roster, ids, params, out, consts), consts, ws)
+        steps += 1
+        if steps > 1_000_000:
+            return 6
+    return 0
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_options_hold_every_bots_answer_and_determinising_keeps_each_seats_view(game):
     spec = registry()[game]
     model = forward_model(game)
+    redraw = hasattr(model, "redraw_nb")
     roster = roster_for(game)         # every bot of the game: one compile of _walk for all the tables
     for players in range(spec.min_players, spec.max_players + 1):
         for k, table in enumerate(seatings(game, players)[:4]):
@@ -143,6 +195,6 @@ def test_options_hold_every_bots_answer_and_determinising_keeps_each_seats_view(
                 # different fourth each game: each decision of a game's turn
                 # order is met in five of the twenty games
                 k_dec = _walk(roster, ids, params, np.uint64(game_key(SEED, g)), players, consts, ws, pos, other, rng,
-                              opts, views[0], views[1], found, 4, g % 4)
+                              opts, views[0], views[1], found, 4, g % 4, redraw)
                 assert k_dec > 0, (f"{table} game {g} decision {-1 - k_dec}: "
-                                   f"{('', 'an answer not among the options', 'a view changed', 'a determinisation read more than the view')[found[0]]}")
+                                   f"{WRONG[found[0]]}")

@@ -28,8 +28,9 @@ def _module(game):
         raise ZsimError(f"{game.name}'s analyses module {game.analyses} cannot be imported: {exc}") from None
 
 
-#: analyses every game with a forward model has ("module:function" of the game object -> its spec)
-SHARED = ("analyses.ladder:spec",)
+#: analyses every game with a forward model has ("module:function" of the game object -> its spec, or
+#: None where the game's model lacks what the analysis needs)
+SHARED = ("analyses.ladder:spec", "analyses.drama:spec")
 
 
 def specs(game) -> tuple[AnalysisSpec, ...]:
@@ -39,7 +40,7 @@ def specs(game) -> tuple[AnalysisSpec, ...]:
 
     module = _module(game)
     own = tuple(getattr(module, "ANALYSES", ())) if module is not None else ()
-    shared = tuple(load(where)(game) for where in SHARED) if game.forward else ()
+    shared = tuple(s for s in (load(where)(game) for where in SHARED) if s is not None) if game.forward else ()
     return own + tuple(s for s in shared if s.name not in {o.name for o in own})
 
 

@@ -48,6 +48,12 @@ copy is one ``dst[:] = src``):
     every position of the same information set gives the same ``out`` for
     the same ``rng``; it reseeds every stream of ``out`` (future chance and
     the other seats' bots are hidden too).
+    ``redraw_nb(pos, rng, out, consts, ws)`` (optional: the "true position"
+    of the win-probability traces, ``zsim/harness/trace.py``): write into
+    ``out`` the position ``pos`` with what no seat has seen drawn afresh
+    from ``rng``: the order of the cards still face down, and every stream.
+    What any seat knows stays as it is, hands and sealed answers included,
+    so every seat's ``view_nb`` of ``out`` is its view of ``pos``.
     ``view_nb(pos, seat, out) -> n``: what ``seat`` knows, as int64 words in
     ``out[:n]``: equal for two positions exactly when the seat cannot tell
     them apart (the tests hold ``determinize_nb`` to it).
@@ -148,6 +154,30 @@ fm_options_nb = _stub("options_nb", "pos, consts, out")
 fm_apply_nb = _stub("apply_nb", "pos, option, consts, ws")
 fm_determinize_nb = _stub("determinize_nb", "pos, seat, rng, out, consts, ws")
 fm_view_nb = _stub("view_nb", "pos, seat, out")
+
+
+def fm_redraw_nb(roster, pos, rng, out, consts, ws):
+    """The forward model's ``redraw_nb``; a model without one copies ``pos``
+    (the traces refuse a true position for such a game before they start)."""
+    raise TypeError("fm_redraw_nb runs inside a numba kernel")
+
+
+def _redraw_typer(roster, pos, rng, out, consts, ws):
+    if not isinstance(roster, RosterType):
+        return None
+    kernel = getattr(forward_model(roster.game), "redraw_nb", None)
+    if kernel is None:
+        def impl(roster, pos, rng, out, consts, ws):
+            for i in range(pos.shape[0]):
+                out[i] = pos[i]
+        return impl
+
+    def impl(roster, pos, rng, out, consts, ws):
+        kernel(pos, rng, out, consts, ws)
+    return impl
+
+
+overload(fm_redraw_nb, inline="always")(_redraw_typer)
 
 
 def fm_reward_nb(roster, pos, out):

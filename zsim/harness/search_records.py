@@ -39,14 +39,16 @@ def record_games(matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict
                         f"so a game a search played cannot be recorded")
     ws = setup.workspace()
     for g in games:
-        decisions, rows, seat_out = _play(setup, seed, g, ws)
+        decisions, rows, seat_out = play_logged(setup, seed, g, ws)
         events = _written(matchup, seed, g, decisions, setup.modes)
         _check(matchup, g, events, seat_out)
         _attach(events, decisions, rows, kinds, setup.model)
         yield events
 
 
-def _play(setup, seed: int, game: int, ws):
+def play_logged(setup, seed: int, game: int, ws):
+    """Game ``game`` through the forward model, every decision noted: (decisions
+    [N, 6] as ``play_stepped_nb`` logs them, the searched roots' rows, the seat rows)."""
     from zsim.harness.stepping_nb import record_searched_nb
 
     m = setup.matchup

@@ -58,7 +58,7 @@ from zsim.games.baumeister.position_nb import (C_DECIDER, C_FINAL, C_KIND, C_N, 
 from zsim.games.baumeister.rows_nb import hand_in_nb
 from zsim.games.canonical_nb import sort_span_nb
 from zsim.jit import hot, hot_flat
-from zsim.rng import draw_nb
+from zsim.rng import below_nb, draw_nb
 
 # a hidden hand card's public description (_hand_code): who knows it, the type announced, last auction's, price
 ANN_SHIFT, LAST_SHIFT, PAID_SHIFT = 4, 7, 8
@@ -340,4 +340,50 @@ def determinize_nb(pos, seat, rng, out, consts, ws):
     for i in range(ctrl[C_N], opts.shape[0]):
         opts[i] = 0
     for i in range(streams.shape[0]):    # the future's chance and every seat's bot: unknown
+        streams[i] = draw_nb(rng, 0)
+
+
+# ------------------------------------------------------------------ the true position, redrawn
+@hot_flat
+def _unseen_by_all(c, known, pub):
+    """Whether no seat can tell where card ``c`` is: none has seen it, and it is not the open stack's top."""
+    return _bits(known, c) == 0 and not (pub[K.PUB_SIZE_OPEN] > 0 and c == pub[K.PUB_OPEN_TOP])
+
+
+@hot
+def redraw_nb(pos, rng, out, consts, ws):
+    """The true position with what no seat has seen drawn afresh: the cards
+    still face down in the open and the hidden stack that no seat has seen
+    (read as a set, ascending, then shuffled into those same slots, each
+    card's ``loc`` following it), and every stream (the die, the shuffle's
+    and the table's chance, each seat's bot). Hands, cities, purses, the
+    open stack's top, the card on auction, the cards put under a stack and
+    the pending options stay as they are; at the end only the streams move."""
+    for i in range(pos.shape[0]):
+        out[i] = pos[i]
+    ctrl = pos_ctrl(out)
+    loc, known, rows, city, st, pub, opts, stacks, streams, holds = pos_views(out)
+    if ctrl[C_DECIDER] >= 0:
+        n_cards = ctrl[C_N_CARDS]
+        scratch = ws_views(ws, n_cards)[4]
+        cards, slots = scratch[0], scratch[1]
+        ns = 0
+        for k in range(2):                   # the stacks' slots, top first, that hold a card none has seen
+            head = pub[K.PUB_HEAD_OPEN + k]
+            for i in range(pub[K.PUB_SIZE_OPEN + k]):
+                r = head + i - (n_cards if head + i >= n_cards else 0)
+                c = stacks[k, r]
+                if _unseen_by_all(c, known, pub):
+                    slots[ns] = k * n_cards + r
+                    cards[ns] = c
+                    ns += 1
+        sort_span_nb(cards, 0, ns)           # the cards as a set
+        for i in range(ns - 1, 0, -1):
+            j = below_nb(rng, 0, i + 1)
+            cards[i], cards[j] = cards[j], cards[i]
+        for j in range(ns):
+            k = slots[j] // n_cards
+            stacks[k, slots[j] - k * n_cards] = cards[j]
+            loc[cards[j]] = K.L_OPEN + k
+    for i in range(streams.shape[0]):        # the future's chance and every seat's bot
         streams[i] = draw_nb(rng, 0)

@@ -23,8 +23,8 @@ BID 0 to pass then low..high, OFFER 0..purse). An option outside the list
 ends the game as the engine ends it for an illegal answer. No decision is
 sealed: bids and offers are made in turn, in the open (``sealed_nb`` is 0).
 
-What a seat knows, and how ``determinize_nb`` draws the rest, is in
-``forward_know_nb.py``.
+What a seat knows, how ``determinize_nb`` draws the rest, and how
+``redraw_nb`` draws what no seat has seen, is in ``forward_know_nb.py``.
 """
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ import numpy as np
 from zsim.dispatch import dispatcher
 from zsim.games.baumeister import constants as K
 from zsim.games.baumeister.engine_nb import deal_nb
-from zsim.games.baumeister.forward_know_nb import determinize_nb, view_nb  # noqa: F401  (the contract's rest)
+# the contract's rest
+from zsim.games.baumeister.forward_know_nb import determinize_nb, redraw_nb, view_nb  # noqa: F401
 from zsim.games.baumeister.forward_turn_nb import (P_ANSWER, P_TURN, bidding_nb, end_nb, opening_turn_nb,
                                                    put_up_turn_nb, turn_nb)
 from zsim.games.baumeister.position_nb import (C_DECIDER, C_KIND, C_N, C_N_CARDS, C_PLAYERS, C_REASON, C_SEAT, O_CTRL,

@@ -141,6 +141,47 @@ def _tidy(out, seat, rng):
             out[base + K.S_FORGOTTEN] = out[base + K.S_NOTICED]
 
 
+# ------------------------------------------------------------------ the true position, redrawn
+@hot
+def redraw_nb(pos, rng, out, consts, ws):
+    """The forward model's ``redraw_nb``: the true position with what no seat
+    has seen drawn afresh. In Zahlemann nobody sees a card of the face-down
+    draw pile (a drawn card, penalty and fifty draws included, goes into a
+    hand unseen; a passed hand moves hand to hand, never through the pile),
+    and the pile is all of one batch (the deal's, or the last reshuffle's),
+    so its order is reshuffled from its cards taken in card order, and every
+    stream (the deck's and announcements' chance, the bots' own) is drawn
+    anew. The hands, passed hands, discards, money, batches, counters and the
+    log stay as they are. Stale words, which would tell the old order (the
+    cards drawn off the pile's top, the last shuffle's draws kept in the
+    pile's second half), are cleared as ``_tidy`` clears them, and so are
+    the discards' stale words."""
+    for i in range(pos.shape[0]):
+        out[i] = pos[i]
+    pub = out[O_PUB:O_PUB + K.N_PUB]
+    size = pub[K.PUB_DRAW_SIZE]
+    if out[O_CTRL + C_DECIDER] >= 0 and size > 1:
+        cards = np.int64(0)                  # the pile as a set, then in card order
+        for i in range(size):
+            cards |= np.int64(1) << out[O_PILE + i]
+        m = 0
+        while cards != 0:
+            out[O_PILE + m] = lowest_bit_nb(cards)
+            cards &= cards - 1
+            m += 1
+        for i in range(size - 1, 0, -1):     # Fisher-Yates from the redraw's stream
+            j = below_nb(rng, 0, i + 1)
+            t = out[O_PILE + i]
+            out[O_PILE + i] = out[O_PILE + j]
+            out[O_PILE + j] = t
+    for i in range(size, 2 * NC):
+        out[O_PILE + i] = 0
+    for i in range(pub[K.PUB_N_DISCARDS], NC):
+        out[O_DISCARDS + i] = 0
+    for i in range(K.N_STREAMS):
+        out[O_RNG + i] = np.int64(draw_nb(rng, 0))
+
+
 # ------------------------------------------------------------------ the programmes of a view
 @hot
 def _prepare(pos, seat, scr):

@@ -19,7 +19,7 @@ import numpy as np
 
 from zsim.dispatch import dispatcher
 from zsim.games.zahlemann import constants as K
-from zsim.games.zahlemann.determinize_nb import determinize_nb
+from zsim.games.zahlemann.determinize_nb import determinize_nb, redraw_nb
 from zsim.games.zahlemann.engine_nb import (BONUS, OUT, deal_round_nb, game_over_nb, new_game_nb, play_card_nb,
                                             round_void_nb, turn_head_nb)
 from zsim.games.zahlemann.payment_nb import settle_nb
@@ -31,7 +31,8 @@ from zsim.games.zahlemann.position_nb import (C_DECIDER, C_KIND, C_N_LOG, C_OPTI
 from zsim.jit import hot, hot_flat, lowest_bit_nb, seat_after_nb
 
 __all__ = ["consts", "workspace", "size", "MAX_OPTIONS", "KINDS", "option_text", "new_nb", "decider_nb", "kind_nb",
-           "sealed_nb", "options_nb", "apply_nb", "bot_nb", "determinize_nb", "view_nb", "outs_nb"]
+           "sealed_nb", "options_nb", "apply_nb", "bot_nb", "determinize_nb", "redraw_nb", "view_nb",
+           "outs_nb"]
 
 decide_nb = dispatcher("zahlemann").decide_nb
 

@@ -444,6 +444,26 @@ def determinize_nb(pos, seat, rng, out, consts, ws):
 
 
 @hot
+def redraw_nb(pos, rng, out, consts, ws):
+    """The true position with what no seat has seen drawn afresh: the order
+    of the jobs and paydays still in the deck, and every stream. Hands and
+    the bids given so far stay as they are."""
+    for i in range(pos.shape[0]):
+        out[i] = pos[i]
+    streams = _views(out)[9]
+    ctrl = _know(out)[3]
+    deck = _deck(out)
+    n_cards = ctrl[C_N_CARDS]
+    top = ctrl[C_TOP]
+    sort_span_nb(deck, top, n_cards)
+    for i in range(n_cards - 1, top, -1):
+        j = top + below_nb(rng, 0, i - top + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    for i in range(streams.shape[0]):
+        streams[i] = draw_nb(rng, 0)
+
+
+@hot
 def _deal_again(seat, n_players, hand_size, hand, alive, pub, delta, dealt, rng, post):
     """The opponents' dealt cards drawn afresh from their pool given every
     bound the table saw (``zsim.games.deal_posterior_nb``); their hands are

@@ -1,0 +1,191 @@
+"""A game at the table, one decision at a time: people in some seats, bots in
+the others. ``zsim play`` and its tests drive it; it knows no game by name.
+
+The game is the one zsim plays for (matchup, run seed, game number): the
+same deal, the bots asked exactly as the batch engine asks them, so a game
+played here and a game the bots played from the same seed differ only in
+the people's decisions. A person's decision is one of the forward model's
+options, checked before it is played; every decision is kept (the game's
+*script*, which a win-probability trace replays) with the bot answer that
+chooses it (which writes the game's record through a tape).
+
+A hint is the search's view of the pending decision: ``ismcts`` (or any
+search spec) from the deciding seat's own information, with a budget in
+iterations (a count, never a clock) and a seed drawn from the game and the
+decision, so the same hint comes back for the same position.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from zsim.errors import ZsimError
+from zsim.rng import game_key, stream_start
+
+#: the streams of the hints' searches: past the game's, the searches' and the traces'
+HINT_STREAM = 1 << 25
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The decision waiting: whose (-1 at the end), its kind, its sealed round
+    (0: the others see it as it is made) and its options as codes."""
+    seat: int
+    kind: str
+    sealed: int
+    options: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The search's answer at a position: its choice and, per option in the
+    model's order, the option, its text, its visits and its mean share of
+    first place (the search's estimate of the chance of winning with it)."""
+    choice: int
+    options: tuple[int, ...]
+    texts: tuple[str, ...]
+    visits: tuple[int, ...]
+    values: tuple[float, ...]
+
+
+class Table:
+    """One game of ``matchup`` (its bots in every seat not in ``people``; a
+    person's seat holds the game's default strategy, which a trace continues
+    it with), dealt as game ``game`` of ``seed``. ``hint`` is the search spec
+    a hint asks."""
+
+    def __init__(self, matchup, seed: int, game: int = 0, people=(0,), hint: str = "ismcts"):
+        from zsim.harness.stepping import SearchSetup
+        from zsim.harness.table_nb import start_nb
+        from zsim.strategy_registry import parse_one, spec_values, strategy_arrays
+
+        self.matchup, self.seed, self.game = matchup, int(seed), int(game)
+        self.people = tuple(sorted({int(s) for s in people}))
+        for s in self.people:
+            if not 0 <= s < matchup.players:
+                raise ZsimError(f"--seat {s} is not a seat of a {matchup.players}-player game (0..{matchup.players - 1})")
+        hint_spec = parse_one(hint, matchup.game)
+        info, _ = spec_values(hint_spec, matchup.game)
+        if info.search < 0:
+            raise ZsimError(f"--hint {hint} is not a search; a hint needs one (e.g. ismcts)")
+        if not info.fair:
+            raise ZsimError(f"--hint {hint} reads hidden cards: a hint must be fair")
+        specs = [hint_spec if s in self.people else spec for s, spec in enumerate(matchup.strategies)]
+        _, params = strategy_arrays(matchup.game, specs)
+        self.setup = SearchSetup(matchup, specs, params.shape[1])
+        self.model = self.setup.model
+        self.ws = self.setup.workspace()
+        self.pos = np.zeros(self.setup.words, np.int64)
+        self._opts = np.zeros(self.model.MAX_OPTIONS, np.int64)
+        self._out = np.zeros(4, np.int64)
+        self.key = game_key(self.seed, self.game)
+        self.script: list[tuple[int, int, int]] = []      # (seat, kind, option) per decision
+        self.answers: list[int] = []                       # the bot answer that chose each
+        start_nb(self.setup.roster, np.uint64(self.key), matchup.players, self.setup.consts, self.ws[0], self.pos)
+
+    # ------------------------------------------------------------ the decision waiting
+    def pending(self) -> Pending:
+        from zsim.harness.table_nb import pending_nb
+
+        pending_nb(self.setup.roster, self.pos, self.setup.consts, self._opts, self._out)
+        seat, kind, sealed, n = (int(v) for v in self._out)
+        return Pending(seat, self.model.KINDS[kind] if seat >= 0 else "", sealed,
+                       tuple(int(o) for o in self._opts[:n]))
+
+    @property
+    def over(self) -> bool:
+        return self.pending().seat < 0
+
+    def text(self, kind: str, option: int) -> str:
+        return self.model.option_text(self.model.KINDS.index(kind), int(option))
+
+    def play(self, option: int) -> None:
+        """Play ``option`` for the pending decision; one line if the game is over
+        or the option is not among the legal ones."""
+        from zsim.harness.table_nb import play_nb
+
+        p = self.pending()
+        if p.seat < 0:
+            raise ZsimError("the game is over: no decision is waiting")
+        if int(option) not in p.options:
+            raise ZsimError(f"{option} is not a legal option here ({', '.join(map(str, p.options))})")
+        answer = play_nb(self.setup.roster, self.pos, np.int64(option), self.setup.consts, self.ws[0])
+        self.script.append((p.seat, self.model.KINDS.index(p.kind), int(option)))
+        self.answers.append(int(answer))
+
+    def bot_option(self) -> int:
+        """What the pending seat's bot answers (the seat must be a bot's)."""
+        from zsim.harness.table_nb import bot_nb
+
+        p = self.pending()
+        if p.seat < 0 or p.seat in self.people:
+            raise ZsimError("no bot's decision is waiting")
+        return int(bot_nb(self.setup.roster, self.setup.bot_ids, self.setup.bot_params, self.pos,
+                          self.setup.consts))
+
+    def run_bots(self) -> list[tuple[int, str, int]]:
+        """Play the bots' decisions until a person decides or the game ends;
+        the (seat, kind, option) of each, in order."""
+        done = []
+        while True:
+            p = self.pending()
+            if p.seat < 0 or p.seat in self.people:
+                return done
+            option = self.bot_option()
+            self.play(option)
+            done.append((p.seat, p.kind, option))
+
+    # ------------------------------------------------------------ what a seat knows
+    def view(self, seat: int) -> np.ndarray:
+        """What ``seat`` knows of the position, as the forward model's numbers."""
+        from zsim.harness.table_nb import view_nb
+
+        out = np.zeros(4 * self.setup.words + 64, np.int64)
+        n = view_nb(self.setup.roster, self.pos, int(seat), out)
+        return out[:n].copy()
+
+    def hint(self, iterations: int = 256) -> Hint:
+        """The search's choice for the person whose decision is waiting, and its
+        estimate of each option, from that seat's view alone."""
+        from zsim.harness.table_nb import search_root_nb
+
+        p = self.pending()
+        if p.seat < 0:
+            raise ZsimError("the game is over: no decision is waiting")
+        if not 1 <= int(iterations) <= 1 << 20:
+            raise ZsimError(f"a hint's iterations must be 1..{1 << 20}, got {iterations}")
+        s = self.setup
+        seat = p.seat
+        if s.modes[seat] < 0:
+            raise ZsimError(f"seat {seat} is a bot's: hints are for a person's decisions")
+        from zsim.harness.search_nb import new_tree, tree_capacity
+
+        tree = new_tree(tree_capacity(int(iterations)), s.words, self.model.MAX_OPTIONS, self.matchup.players)
+        stats = np.zeros((self.model.MAX_OPTIONS, 3))
+        seed = np.uint64(stream_start(self.key, HINT_STREAM + len(self.script)))
+        choice, k = search_root_nb(s.roster, self.pos, seed, s.modes[seat], np.int64(iterations),
+                                   np.int64(s.search[seat, 1]), s.search[seat, 2], np.int64(s.search[seat, 3]),
+                                   np.int64(s.search[seat, 4]), s.rollout_ids[seat], s.rollout_params[seat],
+                                   s.consts, self.ws[0], tree, stats)
+        k = int(k)
+        options = tuple(int(o) for o in stats[:k, 0])
+        return Hint(int(choice), options, tuple(self.text(p.kind, o) for o in options),
+                    tuple(int(v) for v in stats[:k, 1]), tuple(float(v) for v in stats[:k, 2]))
+
+    # ------------------------------------------------------------ the end
+    def places(self) -> list[int]:
+        """Each seat's place at the end (1 best, ties share)."""
+        from zsim.harness.table_nb import rows_nb
+
+        if not self.over:
+            raise ZsimError("the game is not over yet")
+        g = self.matchup.spec
+        seat_out = np.zeros((self.matchup.players, g.n_seat_stats), np.int64)
+        game_out = np.zeros(g.n_game_stats, np.int64)
+        rows_nb(self.setup.roster, self.pos, seat_out, game_out)
+        return seat_out[:, g.seat_index("place")].tolist()
+
+    def script_array(self) -> np.ndarray:
+        """The decisions so far as (seat, kind, option) rows: what a trace replays."""
+        return np.asarray(self.script, np.int64).reshape(-1, 3)
