@@ -200,18 +200,23 @@ def summary(per: pl.DataFrame) -> pl.DataFrame:
 
 
 def examples(per: pl.DataFrame, players: int) -> dict[str, int]:
-    """Three games worth a look at ``players``: the biggest comeback (the
-    winner's lowest chance), the latest decided, and a typical one (decided
-    nearest the median)."""
+    """Games worth a look at ``players``, each a different game while there
+    are enough: the biggest comeback (the winner's lowest chance), the
+    latest decided of the rest, and a typical one (decided nearest the
+    median)."""
     part = per.filter(pl.col("players") == players)
     if part.is_empty():
         return {}
-    comeback = part.sort("lowest_chance", "game").row(0, named=True)["game"]
-    closest = part.sort(pl.col("decided_at"), "game", descending=[True, False]).row(0, named=True)["game"]
     median = float(part["decided_at"].median())
-    typical = part.with_columns((pl.col("decided_at") - median).abs().alias("_off")).sort("_off", "game") \
-        .row(0, named=True)["game"]
-    return {"the biggest comeback": comeback, "the closest game": closest, "a typical game": typical}
+    orders = {"the biggest comeback": part.sort("lowest_chance", "game"),
+              "the closest game": part.sort(pl.col("decided_at"), "game", descending=[True, False]),
+              "a typical game": part.with_columns((pl.col("decided_at") - median).abs().alias("_off"))
+              .sort("_off", "game")}
+    out: dict[str, int] = {}
+    for label, order in orders.items():
+        games = order["game"].to_list()
+        out[label] = next((g for g in games if g not in out.values()), games[0])
+    return out
 
 
 def result_of(g, per: pl.DataFrame, traces: dict, threshold: float, n: int, seed: int, rules: list[str],

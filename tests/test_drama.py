@@ -51,7 +51,9 @@ def test_the_summary_gives_intervals_and_the_examples_pick_the_games():
     s = drama.summary(per).row(0, named=True)
     assert s["decided_at"] == pytest.approx(0.74) and s["decided_at_ci95"] > 0
     assert s["comeback_share"] == pytest.approx(0.4) and s["comeback_share_lo"] < 0.4 < s["comeback_share_hi"]
-    assert drama.examples(per, 2) == {"the biggest comeback": 2, "the closest game": 2, "a typical game": 4}
+    # three different games: the latest decided is the comeback already shown, so the next latest
+    assert drama.examples(per, 2) == {"the biggest comeback": 2, "the closest game": 0, "a typical game": 4}
+    assert drama.examples(per.head(1), 2) == {"the biggest comeback": 0, "the closest game": 0, "a typical game": 0}
 
 
 @pytest.mark.parametrize("game", ["zahltag", "zahlemann", "baumeister"])

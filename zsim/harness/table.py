@@ -145,6 +145,24 @@ class Table:
         n = view_nb(self.setup.roster, self.pos, int(seat), out)
         return out[:n].copy()
 
+    def describe(self, seat: int, pos: np.ndarray | None = None):
+        """What ``seat`` sees, in words (``zsim.seat_view``; -1: every hand, a
+        spectator's view); None for a game whose model cannot say."""
+        describe = getattr(self.model, "describe", None)
+        if describe is None:
+            return None
+        return describe(self.pos if pos is None else pos, int(seat), self.matchup)
+
+    def determinized(self, seat: int, draw: int) -> np.ndarray:
+        """A position ``seat`` cannot tell from this one (draw number ``draw``):
+        what the tests hold a view in words to."""
+        from zsim.harness.table_nb import determinize_nb
+
+        out = np.zeros_like(self.pos)
+        rng = np.array([stream_start(self.key, HINT_STREAM + (1 << 20) + int(draw))], np.uint64)
+        determinize_nb(self.setup.roster, self.pos, int(seat), rng, out, self.setup.consts, self.ws[0])
+        return out
+
     def hint(self, iterations: int = 256) -> Hint:
         """The search's choice for the person whose decision is waiting, and its
         estimate of each option, from that seat's view alone."""

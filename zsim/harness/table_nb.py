@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from zsim.harness.forward import (fm_answer_nb, fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_kind_nb, fm_new_nb,
-                                  fm_options_nb, fm_rows_nb, fm_sealed_nb, fm_view_nb)
+from zsim.harness.forward import (fm_answer_nb, fm_apply_nb, fm_bot_nb, fm_decider_nb, fm_determinize_nb, fm_kind_nb,
+                                  fm_new_nb, fm_options_nb, fm_rows_nb, fm_sealed_nb, fm_view_nb)
 from zsim.harness.search_nb import search_nb
 from zsim.jit import cold
 
@@ -51,6 +51,12 @@ def bot_nb(roster, ids, params, pos, consts):
 @cold
 def view_nb(roster, pos, seat, out):
     return fm_view_nb(roster, pos, seat, out)
+
+
+@cold
+def determinize_nb(roster, pos, seat, rng, out, consts, ws):
+    """A position ``seat`` cannot tell from ``pos``, drawn from ``rng``."""
+    fm_determinize_nb(roster, pos, seat, rng, out, consts, ws)
 
 
 @cold

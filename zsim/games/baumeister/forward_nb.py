@@ -40,6 +40,7 @@ from zsim.games.baumeister.forward_turn_nb import (P_ANSWER, P_TURN, bidding_nb,
 from zsim.games.baumeister.position_nb import (C_DECIDER, C_KIND, C_N, C_N_CARDS, C_PLAYERS, C_REASON, C_SEAT, O_CTRL,
                                                const_views, consts_array, opts_at, pos_ctrl, pos_marks, pos_outs,
                                                pos_views, size_for, workspace_words, ws_views)
+from zsim.games.baumeister.seat_view import describe  # noqa: F401  (what a seat sees, in words)
 from zsim.jit import hot, hot_flat
 from zsim.rng import seed_streams_nb
 

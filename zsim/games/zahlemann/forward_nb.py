@@ -28,11 +28,12 @@ from zsim.games.zahlemann.position_nb import (C_DECIDER, C_KIND, C_N_LOG, C_OPTI
                                               MATCHING, NC, O_BATCH, O_CTRL, O_LOG, SIZE, ctrl_nb, event_nb, log_room_nb,
                                               new_round_log_nb, obj_of_nb, outs_nb, penalty_count_nb, push_nb,
                                               seen_draw_nb, seen_pass_nb, seen_reshuffle_nb, view_nb, views_nb)
+from zsim.games.zahlemann.seat_view import describe
 from zsim.jit import hot, hot_flat, lowest_bit_nb, seat_after_nb
 
 __all__ = ["consts", "workspace", "size", "MAX_OPTIONS", "KINDS", "option_text", "new_nb", "decider_nb", "kind_nb",
            "sealed_nb", "options_nb", "apply_nb", "bot_nb", "determinize_nb", "redraw_nb", "view_nb",
-           "outs_nb"]
+           "outs_nb", "describe"]
 
 decide_nb = dispatcher("zahlemann").decide_nb
 

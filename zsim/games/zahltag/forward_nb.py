@@ -124,6 +124,15 @@ def option_text(kind: int, option: int) -> str:
     return f"discard {LETTERS[give]}" if take is None else f"exchange {LETTERS[give]} for {LETTERS[take]}"
 
 
+def describe(pos, seat: int, matchup):
+    """The table in words for ``seat`` (``zsim/seat_view.py``; plain Python, no numba)."""
+    import sys
+
+    from zsim.games.zahltag import seat_view
+
+    return seat_view.describe(pos, seat, matchup, sys.modules[__name__])
+
+
 # ------------------------------------------------------------------ views
 @hot_inline
 def _views(pos):
