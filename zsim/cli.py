@@ -253,6 +253,7 @@ from zsim.cli_analyze import analyze, ladder, report; cli.add_command(analyze); 
 cli.add_command(ladder)
 from zsim.cli_rules import balance, compare, sweep; cli.add_command(sweep); cli.add_command(compare)
 cli.add_command(balance)
+from zsim.cli_play import play; cli.add_command(play)
 
 
 if __name__ == "__main__":

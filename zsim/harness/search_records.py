@@ -40,7 +40,7 @@ def record_games(matchup, seed: int, games: Iterable[int]) -> Iterator[list[dict
     ws = setup.workspace()
     for g in games:
         decisions, rows, seat_out = play_logged(setup, seed, g, ws)
-        events = _written(matchup, seed, g, decisions, setup.modes)
+        events = written(matchup, seed, g, decisions, setup.modes)
         _check(matchup, g, events, seat_out)
         _attach(events, decisions, rows, kinds, setup.model)
         yield events
@@ -65,7 +65,7 @@ def play_logged(setup, seed: int, game: int, ws):
         size = 2 * n            # the game is a pure function of its seed: play it again with room
 
 
-def _written(matchup, seed: int, game: int, decisions: np.ndarray, modes: np.ndarray) -> list[dict]:
+def written(matchup, seed: int, game: int, decisions: np.ndarray, modes: np.ndarray) -> list[dict]:
     """The game's own record of it, each searching seat replaced by a tape of its answers."""
     from zsim.tape import drop, tape_spec
 

@@ -38,6 +38,17 @@ class Pending:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A decision made at the table, as a seat watching it may be told: whose,
+    its kind, the option, and its words (None where the watcher cannot tell
+    which option it was)."""
+    seat: int
+    kind: str
+    option: int
+    text: str | None
+
+
+@dataclass(frozen=True)
 class Hint:
     """The search's answer at a position: its choice and, per option in the
     model's order, the option, its text, its visits and its mean share of
@@ -124,17 +135,45 @@ class Table:
         return int(bot_nb(self.setup.roster, self.setup.bot_ids, self.setup.bot_params, self.pos,
                           self.setup.consts))
 
-    def run_bots(self) -> list[tuple[int, str, int]]:
+    def run_bots(self, observer: int | None = None) -> list[Move]:
         """Play the bots' decisions until a person decides or the game ends;
-        the (seat, kind, option) of each, in order."""
+        each as a :class:`Move`, its option shown only where ``observer``
+        (default: the first person) can tell it from the others."""
         done = []
+        if observer is None:
+            observer = self.people[0] if self.people else -1
         while True:
             p = self.pending()
             if p.seat < 0 or p.seat in self.people:
                 return done
             option = self.bot_option()
+            shown = observer < 0 or self.told_apart(option, observer)
             self.play(option)
-            done.append((p.seat, p.kind, option))
+            done.append(Move(p.seat, p.kind, option, self.text(p.kind, option) if shown else None))
+
+    def told_apart(self, option: int, seat: int) -> bool:
+        """Whether ``seat`` can tell ``option`` from every other option of the
+        pending decision by what it knows once it is played: a sealed bid,
+        a card put down face down, a hidden card chosen from a hand cannot
+        be, and a narration must not name them."""
+        from zsim.harness.table_nb import view_after_nb
+
+        p = self.pending()
+        if p.seat == seat:
+            return True
+        work = np.zeros_like(self.pos)
+        out = np.zeros(4 * self.setup.words + 64, np.int64)
+        other = np.zeros_like(out)
+        n = view_after_nb(self.setup.roster, self.pos, np.int64(option), int(seat), self.setup.consts, self.ws[0],
+                          work, out)
+        for alt in p.options:
+            if alt == option:
+                continue
+            m = view_after_nb(self.setup.roster, self.pos, np.int64(alt), int(seat), self.setup.consts, self.ws[0],
+                              work, other)
+            if m == n and np.array_equal(out[:n], other[:m]):
+                return False
+        return True
 
     # ------------------------------------------------------------ what a seat knows
     def view(self, seat: int) -> np.ndarray:
@@ -203,6 +242,32 @@ class Table:
         game_out = np.zeros(g.n_game_stats, np.int64)
         rows_nb(self.setup.roster, self.pos, seat_out, game_out)
         return seat_out[:, g.seat_index("place")].tolist()
+
+    def record(self) -> list[dict]:
+        """The game's record in its own format (TRACE.md), written by the game's
+        record writer with each person's answers on a tape, as a searched
+        game's is; the start line names ``person`` in a person's seat and
+        keeps the script (seat, kind, option per decision) for the traces."""
+        from zsim.harness.search_records import written
+
+        if not self.over:
+            raise ZsimError("the game is not over yet: its record is written at the end")
+        decisions = np.zeros((len(self.script), 6), np.int64)
+        for k, ((seat, kind, option), answer) in enumerate(zip(self.script, self.answers)):
+            decisions[k] = (seat, kind, 0, option, 0, answer)
+        modes = np.full(self.matchup.players, -1, np.int64)
+        modes[list(self.people)] = 0
+        events = written(self.matchup, self.seed, self.game, decisions, modes)
+        places = next((e["places"] for e in reversed(events) if "places" in e), None)
+        if places is not None and list(places) != self.places():
+            raise ZsimError("the record does not end as the game at the table did: a forward model bug")
+        if events:
+            strategies = list(events[0].get("strategies") or self.matchup.strategies)
+            for s in self.people:
+                strategies[s] = "person"
+            events[0]["strategies"] = strategies
+            events[0]["script"] = [list(row) for row in self.script]
+        return events
 
     def script_array(self) -> np.ndarray:
         """The decisions so far as (seat, kind, option) rows: what a trace replays."""

@@ -54,6 +54,15 @@ def view_nb(roster, pos, seat, out):
 
 
 @cold
+def view_after_nb(roster, pos, option, seat, consts, ws, work, out):
+    """What ``seat`` would know after ``option`` were played at ``pos`` (``pos`` untouched)."""
+    for i in range(pos.shape[0]):
+        work[i] = pos[i]
+    fm_apply_nb(roster, work, option, consts, ws)
+    return fm_view_nb(roster, work, seat, out)
+
+
+@cold
 def determinize_nb(roster, pos, seat, rng, out, consts, ws):
     """A position ``seat`` cannot tell from ``pos``, drawn from ``rng``."""
     fm_determinize_nb(roster, pos, seat, rng, out, consts, ws)
