@@ -32,12 +32,17 @@ def test_a_person_plays_a_whole_game_with_keys_and_a_hint(game, bots, background
             await pilot.press("h")
             assert "search (16 iterations)" in str(app.query_one("#hint").render())
             presses = 0
+            scanned = [0]
             while not app.finished and presses < 2000:
                 view = table.describe(0)
                 assert str(app.query_one("#view").render()).splitlines() == view.lines()
+                screen = _screen_text(app)
+                for hand in _other_hands(table, view):
+                    assert hand not in screen, f"another seat's hand {hand!r} is on the screen"
+                    scanned[0] += 1
                 await pilot.press("1")
                 presses += 1
-            assert app.finished
+            assert app.finished and scanned[0] > 10          # the scan had hands to look for
             text = _screen_text(app)
             assert "game over:" in text and "(you)" in text
             return text
@@ -55,6 +60,21 @@ def test_a_person_plays_a_whole_game_with_keys_and_a_hint(game, bots, background
     path.write_text("".join(json.dumps(e) + "\n" for e in table.record()), encoding="utf-8")
     replayed = list(zsim.replay(str(path), progress=False))
     assert len(replayed) == 1 and "person" in json.loads(path.read_text().splitlines()[0])["strategies"]
+
+
+def _other_hands(table, view) -> list[str]:
+    """The other seats' hands as a spectator's view words them, where they
+    could not turn up on the seat's screen by chance (two cards or more,
+    not the seat's own hand's words)."""
+    own = {text for _, text in view.own}
+    out = []
+    for label, text in table.describe(-1).own:
+        words = label.replace("'s", "").split()
+        if "hand" not in words or "0" in words:
+            continue
+        if " " in text and "(0 cards)" not in text and text not in own:
+            out.append(text)
+    return out
 
 
 def test_bad_options_are_one_line_before_the_table_opens(tmp_path):
