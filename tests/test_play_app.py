@@ -10,7 +10,7 @@ import pytest
 
 import zsim
 from conftest import warm_stepped
-from zsim.cli_play import prepare
+from zsim._api_play import prepare
 from zsim.play_app import PlayApp
 
 

@@ -614,3 +614,10 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
     rows = bench_rows(games=games, repeat=repeat, reference_games=reference_games, startup=startup,
                       memory_games=memory_games, game=name)
     return BenchResult(rows, bench_lines(rows, games, repeat, reference_games, name))
+
+
+def _play_in_terminal(*args):
+    """``zsim play``'s game at the terminal (zsim/_api_play.py); not part of the stable API yet."""
+    from zsim import _api_play
+
+    return _api_play.play_in_terminal(*args)
