@@ -49,7 +49,7 @@ _MEASURE = r"""
   function measure() {
     document.querySelectorAll("details").forEach(function (d) { d.open = true; });
     var root = document.documentElement, vw = root.clientWidth, slack = %(slack)s;
-    var out = {label: location.hash.slice(1), innerWidth: window.innerWidth, clientWidth: vw,
+    var out = {label: window.name || location.hash.slice(1), innerWidth: window.innerWidth, clientWidth: vw,
                scrollWidth: root.scrollWidth, bodyScrollWidth: document.body.scrollWidth,
                wider: [], images: [], tables: [], boxes: []};
     document.body.querySelectorAll("*").forEach(function (el) {
@@ -88,6 +88,7 @@ _MEASURE = r"""
       out.boxes.push({label: box.getAttribute("aria-label"), overflowX: getComputedStyle(box).overflowX,
                       scrollWidth: box.scrollWidth, clientWidth: box.clientWidth});
     });
+    if (window.zsimMeasureExtra) out.extra = window.zsimMeasureExtra();   // a page test's own findings
     parent.postMessage(JSON.stringify(out), "*");
   }
   window.addEventListener("load", function () { setTimeout(measure, 0); });
@@ -141,7 +142,7 @@ def measure_page(page: Path, widths: tuple[int, ...] = (LAPTOP, PHONE), extra_he
         shutil.copytree(page.parent, folder, ignore=shutil.ignore_patterns(".*", "*.md", "*.json"))
         copy, harness = folder / "measured.html", folder / "harness.html"
         copy.write_text(text, encoding="utf-8")
-        frames = "\n".join(f'<iframe src="{copy.name}#{w}" width="{w}"></iframe>' for w in widths)
+        frames = "\n".join(f'<iframe src="{copy.name}#{w}" name="{w}" width="{w}"></iframe>' for w in widths)
         harness.write_text(_HARNESS.format(frames=frames), encoding="utf-8")
         dom = _dump_dom(chromium, harness, tmp / "profile", max(widths) + 40)
     found = {}

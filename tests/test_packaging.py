@@ -30,6 +30,9 @@ def test_every_data_file_is_installed():
     for package, patterns in data.items():
         folder = ROOT.joinpath(*package.split("."))
         assert any(f for pattern in patterns for f in folder.glob(pattern)), package
-    shipped = {".".join(p.parent.parent.relative_to(ROOT).parts)
-               for top in TOP for p in (ROOT / top).rglob("data/*.csv")}
-    assert shipped <= set(data), "a package's data/ folder that a real install would leave out"
+    files = [p for top in TOP for p in (ROOT / top).rglob("data/*") if p.is_file() and "__pycache__" not in p.parts]
+    assert any(p.suffix == ".js" for p in files) and any(p.suffix == ".csv" for p in files)
+    for f in files:                     # each matched by its package's patterns (zsim view's script and style too)
+        package = ".".join(f.parent.parent.relative_to(ROOT).parts)
+        patterns = data.get(package, [])
+        assert any(f.match(pattern) for pattern in patterns), f"{f} would be left out of a real install"

@@ -9,9 +9,10 @@ import json
 import pytest
 
 import zsim
-from conftest import warm_stepped
+from conftest import warm_stepped, warm_trace
 from zsim._api_play import prepare
 from zsim.play_app import PlayApp
+from test_view import page_data
 
 
 def _screen_text(app) -> str:
@@ -60,6 +61,17 @@ def test_a_person_plays_a_whole_game_with_keys_and_a_hint(game, bots, background
     path.write_text("".join(json.dumps(e) + "\n" for e in table.record()), encoding="utf-8")
     replayed = list(zsim.replay(str(path), progress=False))
     assert len(replayed) == 1 and "person" in json.loads(path.read_text().splitlines()[0])["strategies"]
+    # and zsim view shows it: the person's seat first, each of its decisions beside the search's hint
+    warm_trace(background, game)
+    pages = zsim.view(path, tmp_path / "pages", continuations=4, hint_iterations=8)
+    data = page_data(pages[1])
+    assert data["start_seat"] == 0 and data["places"] == table.places() and data["labels"][0] == "person"
+    assert [(m["seat"], m["kind"]) for m in data["moves"]] == [(s, table.model.KINDS[k]) for s, k, _ in table.script]
+    hints = [m["search"] for m in data["moves"] if m["seat"] == 0]
+    assert hints and all(h["source"] == "hint" and h["chosen"] in h["codes"] and sum(h["visits"]) <= 8
+                         for h in hints)
+    assert all("search" not in m for m in data["moves"] if m["seat"] != 0)
+    assert len(data["views"]) == len(table.script) + 1 and data["trace"]["n"] == 4
 
 
 def _other_hands(table, view) -> list[str]:

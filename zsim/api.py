@@ -621,3 +621,24 @@ def _play_in_terminal(*args):
     from zsim import _api_play
 
     return _api_play.play_in_terminal(*args)
+
+
+def view(record: str | os.PathLike, out: str | os.PathLike, *, continuations: int = 64, hint: str = "ismcts",
+         hint_iterations: int = 256, threshold: float = 0.9, games: int | None = None, quiet: bool = True) -> list:
+    """Write each game of a record file as a self-contained page to step
+    through (``zsim view``): each seat's view, every move, the searches'
+    visit counts, and each seat's chance of winning after every move
+    (``continuations`` games played on from each position; 0: none).
+    ``out`` is a new or empty folder; returns the paths written, its
+    ``index.html`` first. A game is shown only as zsim deals it again from
+    its start line: a record that differs is refused (ZsimError).
+
+    Example:
+        >>> pages = zsim.view("game.jsonl", "game-pages")     # doctest: +SKIP
+        >>> pages[0].name                                      # doctest: +SKIP
+        'index.html'
+    """
+    from zsim import _api_view
+
+    return _api_view.view(os.fspath(record), out, continuations=continuations, hint=hint,
+                          hint_iterations=hint_iterations, threshold=threshold, games=games, quiet=quiet)

@@ -254,6 +254,7 @@ cli.add_command(ladder)
 from zsim.cli_rules import balance, compare, sweep; cli.add_command(sweep); cli.add_command(compare)
 cli.add_command(balance)
 from zsim.cli_play import play; cli.add_command(play)
+from zsim.cli_view import view; cli.add_command(view)
 
 
 if __name__ == "__main__":
