@@ -227,11 +227,19 @@ def result_of(g, per: pl.DataFrame, traces: dict, threshold: float, n: int, seed
                f"When games are decided: the share of the game played before the winner's chance stays "
                f"above {threshold:.0%}": decided_figure(per, threshold)}
     findings = [finding(r, threshold) for r in table.iter_rows(named=True)]
+    pages, links = {}, []
     for p in sorted(traces):
         ex = examples(per, p)
         if ex:
             findings.append(f"At {p} players, games worth replaying: "
                             + ", ".join(f"{k} (game {v})" for k, v in ex.items()) + ".")
+        for label, game in ex.items():
+            rel = f"games/{g.name}-{p}p-game{game}.html"
+            page, first = example_page(matchups[p], seed, game, n, threshold,
+                                       f"{label.capitalize()} of {per.filter(pl.col('players') == p).height} "
+                                       f"games traced at {p} players (seed {seed}, game {game}).", rules)
+            pages[rel] = page
+            links.append((f"Step through {label} at {p} players (game {game})", rel, first))
     field = ", ".join(sorted({s for m in matchups.values() for s in m.strategies}))
     summary_text = (f"{g.title}: {per.height:,} games traced ({', '.join(f'{p} players' for p in sorted(traces))}), "
                     f"{field} at the table; after every move {n} continuations from the true position by the same "
@@ -240,10 +248,27 @@ def result_of(g, per: pl.DataFrame, traces: dict, threshold: float, n: int, seed
                     f"a comeback is a win after the winner's chance fell below {COMEBACK:.0%}.")
     meta = {"game": g.name, "games_per_count": int(per.group_by("players").len()["len"].max()),
             "continuations": n, "threshold": threshold, "seed": seed, "rules": rules, "field": field}
-    return AnalysisResult("drama", f"{g.title}: how games unfold", summary_text,
+    alts = {caption: f"{caption}: three example games at each of {', '.join(map(str, sorted(traces)))} players, "
+                     f"each seat's chance of winning against the moves made; the games are linked below the "
+                     f"findings, to step through" for caption in list(figures)[:1]}
+    return AnalysisResult("drama", "How games unfold", summary_text,
                           {"Per player count": table, "Per game": per}, figures, meta, findings=findings,
                           details=("Per game",), wide=tuple(figures)[:1],
-                          definitions=DEFINITIONS)
+                          definitions=DEFINITIONS, pages=pages, links=links, alts=alts)
+
+
+def example_page(matchup, seed: int, game: int, n: int, threshold: float, why: str, rules) -> tuple[str, str]:
+    """Game ``game`` as a page to step through (``zsim view``'s), and its first line."""
+    from zsim import viewer, viewer_page
+
+    data = viewer.game_data(matchup, seed, game, continuations=n)
+    t = data["trace"]
+    measures = game_measures(np.asarray(t["mean"][t["observers"].index(-1)]), n, threshold)
+    data["decided"] = measures["decided_move"]
+    lines = viewer_page.answer(data, measures, threshold)
+    meta = [why, viewer_page.seats_line(data, list(rules)), viewer_page.estimate_line(data)]
+    return viewer_page.page(data, answer_lines=lines, meta_lines=meta), \
+        " ".join([lines[0], *lines[2:3]])
 
 
 DEFINITIONS = {
@@ -308,3 +333,45 @@ def decided_figure(per: pl.DataFrame, threshold: float):
     ax.set_ylabel("share of games decided by then")
     ax.legend(fontsize=8, loc="upper left")
     return fig
+
+
+# ---------------------------------------------------------------- in a game's report
+#: continuations per position of a report's drama section
+REPORT_CONTINUATIONS = 32
+#: the threshold a report's drama section decides games at
+REPORT_THRESHOLD = 0.9
+
+
+def report_games(report_plan) -> int:
+    """Games traced per player count in a report: a hundredth of its games a
+    point, 4 to 200 (the traces cost a game's length in continuations each)."""
+    return max(4, min(200, report_plan.games // 100))
+
+
+def report_total(game: str, report_plan) -> int:
+    return report_games(report_plan) * len(report_plan.players) if spec(game_of(game)) is not None else 0
+
+
+def report_run(game: str, report_plan, advance=None) -> list[AnalysisResult]:
+    """The report's "how games unfold" section (none for a game whose model
+    cannot trace): the analysis at the report's player counts, field, seed and
+    rules, with its example games as pages to step through."""
+    from analyses.report_parts import rule_texts
+
+    g = game_of(game)
+    if spec(g) is None:
+        return []
+    _, run = play(game=g.name, players=list(report_plan.players), games=report_games(report_plan),
+                  continuations=REPORT_CONTINUATIONS, threshold=REPORT_THRESHOLD, field=report_plan.field,
+                  seed=report_plan.seed, rules=rule_texts(report_plan.rules, g.default_rules()))
+    return [run(advance)]
+
+
+def key_lines(by_name: dict) -> list[str]:
+    """A report's key finding on how games unfold, at its largest player count (none without the section)."""
+    result = by_name.get("drama")
+    if result is None:
+        return []
+    r = result.tables["Per player count"].sort("players").row(-1, named=True)
+    line = finding(r, result.meta["threshold"])
+    return ["How games unfold: " + line[0].lower() + line[1:]]

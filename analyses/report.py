@@ -6,6 +6,7 @@ One call to :func:`write_report` produces::
     out_dir/report.md           the same content as GitHub Markdown
     out_dir/figures/*.png       one PNG per figure, <result name>-<n>.png, n from 1,
                                 and <result name>-<n>-phone.png for one of several panels
+    out_dir/games/*.html        the games a result links (its ``pages``: zsim view's pages)
     out_dir/.zsim-report.json   the manifest: every other file, its size and SHA-256
 
 Both documents open with the title and the verdicts (a box of one plain
@@ -143,6 +144,13 @@ def _render(results: list[AnalysisResult], meta: dict, command_text: str, findin
                 written.append(phone[0])
             files.append((rel, width, height, text_px, data, phone))
         figure_files.append(files)
+    for r in results:                     # games to step through (zsim view's pages)
+        for rel, page in r.pages.items():
+            if rel.startswith(("/", "..")) or "/../" in rel or not rel.endswith(".html"):
+                raise ValueError(f"a report page must be an .html path inside the report, got {rel!r}")
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_text(page, encoding="utf-8")
+            written.append(rel)
     findings = [str(x) for x in findings]
     sections = plan(results, slugs, figure_files, bool(findings), bool(verdicts))
     (folder / "index.html").write_text(html_document(meta, command_text, sections, findings, title, verdicts),

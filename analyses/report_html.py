@@ -32,7 +32,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans
 h1, h2, h3, p, li, summary, caption, figcaption { overflow-wrap: anywhere; }
 h1 { margin-bottom: .3rem; }
 h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem; margin-top: 2.5rem; }
-ul.findings li { margin: .25rem 0; }
+ul.findings li, ul.links li { margin: .25rem 0; }
 section > ul.findings { background: #f5f8fc; border-left: 3px solid #0072b2; padding: .5rem 1rem .5rem 2rem; }
 .table-scroll { max-width: 100%; overflow-x: auto; margin: .8rem 0 1.4rem; }
 .table-scroll:focus-visible { outline: 2px solid #0072b2; outline-offset: 2px; }
@@ -197,6 +197,11 @@ def html_document(meta: dict, command: str, sections: list[Section], findings: S
             out.append(f"<p>{_e(r.summary)}</p>")
         if r.findings:
             out += _html_findings(r.findings)
+        if r.links:
+            out.append('<ul class="links">')
+            out += [f'<li><a href="{_e(href)}">{_e(text)}</a>{_e(": " + after if after else "")}</li>'
+                    for text, href, after in r.links]
+            out.append("</ul>")
         if r.meta:
             line = " · ".join(f"{str(k).replace('_', ' ')}: {meta_value(v)}" for k, v in r.meta.items())
             out.append(f'<p class="result-meta">{_e(line)}</p>')

@@ -104,6 +104,9 @@ def md_document(meta: dict, command: str, sections: list[Section], findings: Seq
             out += [_md_line(r.summary), ""]
         if r.findings:
             out += _md_findings(r.findings)
+        if r.links:
+            out += [f"- [{_md_link_text(text)}]({href})" + (f": {_md_line(after)}" if after else "")
+                    for text, href, after in r.links] + [""]
         if r.meta:
             line = " · ".join(f"{str(k).replace('_', ' ')}: {meta_value(v)}" for k, v in r.meta.items())
             out += [f"*{_md_text(line)}*", ""]

@@ -32,6 +32,11 @@ class AnalysisResult:
     #: does not say (a part every game's report shares); shown on hover of a
     #: header and added to the report's glossary
     definitions: dict[str, str] = field(default_factory=dict)
+    #: pages written beside the report (a path under its folder -> the page's
+    #: HTML): games to step through, as ``zsim view`` draws them
+    pages: dict[str, str] = field(default_factory=dict)
+    #: what the report lists under the findings: (link text, path of one of ``pages``, words after the link)
+    links: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def main(self) -> pl.DataFrame:

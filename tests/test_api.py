@@ -100,6 +100,13 @@ def test_report_prints_what_the_api_writes(tmp_path):
     assert r.html == tmp_path / "api" / "index.html" and r.html.is_file() and r.markdown.is_file()
     same = [p.name for p in sorted((tmp_path / "cli" / "figures").iterdir())]
     assert same == [p.name for p in sorted((tmp_path / "api" / "figures").iterdir())] and same
+    # the drama section's example games, pages of their own that the report links, the same both ways
+    games = sorted(p.name for p in (tmp_path / "api" / "games").iterdir())
+    assert len(games) == 3 and games == sorted(p.name for p in (tmp_path / "cli" / "games").iterdir())
+    html = r.html.read_text(encoding="utf-8")
+    assert all(f'href="games/{g}"' in html for g in games)
+    assert all((tmp_path / "cli" / "games" / g).read_bytes() == (tmp_path / "api" / "games" / g).read_bytes()
+               for g in games)
 
 
 def test_record_and_replay_print_what_the_api_returns(tmp_path):

@@ -9,6 +9,7 @@ import pytest
 import zsim
 from analyses import drama
 from conftest import warm_trace
+from test_view import page_data
 
 
 def _est(rows) -> np.ndarray:
@@ -57,9 +58,10 @@ def test_the_summary_gives_intervals_and_the_examples_pick_the_games():
 
 
 @pytest.mark.parametrize("game", ["zahltag", "zahlemann", "baumeister"])
-def test_every_game_has_a_drama_analysis(game, background):
+def test_every_game_has_a_drama_analysis(game, background, tmp_path):
     warm_trace(background, game)
-    r = zsim.analyze("drama", game=game, players="2,4", games=3, continuations=4, seed=1, progress=False)
+    r = zsim.analyze("drama", game=game, players="2,4", games=3, continuations=4, seed=1, progress=False,
+                     plots=tmp_path)
     t = r.tables["Per player count"]
     assert t["players"].to_list() == [2, 4] and t["games"].to_list() == [3, 3]
     assert all(0 <= v <= 1 for v in t["decided_at"].to_list())
@@ -67,6 +69,15 @@ def test_every_game_has_a_drama_analysis(game, background):
     assert len(r.figures) == 2
     per = r.tables["Per game"]
     assert per.height == 6 and (per["moves"] > 0).all()
+    # the example games, each a page to step through beside the figures, its answer from the same trace
+    for p in (2, 4):
+        for label, g in drama.examples(per, p).items():
+            page = tmp_path / f"{game}-{p}p-game{g}.html"
+            data = page_data(page)
+            row = per.filter((pl.col("players") == p) & (pl.col("game") == g)).row(0, named=True)
+            assert len(data["moves"]) == row["moves"] and data["trace"]["observers"] == [-1, *range(p)]
+            assert data["decided"] == row["decided_move"]
+            assert f"{label} (game {g})" in next(x for x in r.findings if x.startswith(f"At {p} players, games"))
 
 
 @pytest.mark.parametrize("options, message", [

@@ -220,12 +220,16 @@ def test_report_for_zahlemann_writes_every_section(tmp_path):
     assert md.startswith("# Zahlemann & Söhne: zsim report\n\n<a name=\"verdicts\"></a>\n## Verdicts")
     for title in ("Seats and player counts", "The variants", "What forgetting 'Zahlemann' costs",
                   "Real coins against plain totals", "The dealt hand size", "Tournament of the built-in field",
-                  "What the rules do", "What the columns and strategies mean"):
+                  "What the rules do", "How games unfold", "What the columns and strategies mean"):
         assert f"## {title}" in md, title
     assert "zsim report --game zahlemann --players 2,4 --games 400 --tournament-games 4" in md
     figures = {p.name for p in (out / "figures").glob("*.png")}
     drawn = {n for n in figures if not n.endswith("-phone.png")}
-    assert len(drawn) == 11        # the strong player's section has one, "What the rules do" one per main rule
+    # the strong player's section has one, "What the rules do" one per main rule, "How games unfold" two
+    assert len(drawn) == 13
+    # and "How games unfold" links three games per player count, each a page in games/
+    pages = sorted(p.name for p in (out / "games").iterdir())
+    assert len(pages) == 6 and all(f"](games/{p})" in md for p in pages)
     # every figure of several panels has a stacked twin for a phone
     assert {n.removesuffix("-phone.png") + ".png" for n in figures - drawn} < drawn
     assert "zahlemann-variants-1.png" in {n.removesuffix("-phone.png") + ".png" for n in figures - drawn}

@@ -131,3 +131,5 @@ def write_analysis(result, out: Path | None, plots: Path | None) -> None:
             for i, fig in enumerate(result.figures.values(), 1):
                 fig.savefig(outs.path(plots / f"{result.name}-{i}.png"), format="png", dpi=110,
                             bbox_inches="tight")
+            for rel, page in getattr(result, "pages", {}).items():       # games to step through
+                outs.path(plots / Path(rel).name).write_text(page, encoding="utf-8")

@@ -10,7 +10,7 @@ import polars as pl
 
 from analyses import common
 from analyses import report_parts as shared
-from analyses import rules_section
+from analyses import drama, rules_section
 from analyses.baumeister import measure, prices, questions
 from analyses.result import AnalysisResult
 from analyses.setting_tables import bot_edge_definition
@@ -102,6 +102,7 @@ class Plan(shared.ReportPlan):
         pts = (questions.players_points(*a) + questions.gates_points(*a) + questions.bonuses_points(*a)
                + questions.sabotage_points(*a) + questions.auctioneer_points(*a))
         return (measure.games_of(pts) + prices.total_games(*a) + rules_section.total_games(self.GAME, self)
+                + drama.report_total(self.GAME, self)
                 + sum(self.deals * self.tournament_seatings(p) for p in self.players))
 
 
@@ -109,7 +110,7 @@ def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     args = (plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance)
     out = [questions.players_run(*args), prices.run(*args), questions.gates_run(*args),
            questions.bonuses_run(*args), questions.sabotage_run(*args), questions.auctioneer_run(*args),
-           rules_section.run(measure.GAME, plan, advance)]
+           rules_section.run(measure.GAME, plan, advance), *drama.report_run(measure.GAME, plan, advance)]
     for p in plan.players:
         out.append(shared.tournament_result(plan, p, advance, measure.GAME))
     out.append(glossary())
@@ -136,6 +137,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     if rules_section.NAME in by:
         line = rules_section.key_line(by[rules_section.NAME], measure.GAME)
         out += [line] if line else []
+    out += drama.key_lines(by)
     caps = [r for r in results if r.name.startswith("baumeister-")]
     out.append(_caps_line(caps))
     winners = [r for r in results if r.name.startswith("tournament-")]

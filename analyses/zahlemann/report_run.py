@@ -9,7 +9,7 @@ import polars as pl
 
 from analyses import common
 from analyses import report_parts as shared
-from analyses import rules_section
+from analyses import drama, rules_section
 from analyses.report_format import format_ci
 from analyses.setting_tables import bot_edge_definition
 from analyses.result import AnalysisResult
@@ -71,13 +71,15 @@ class Plan(shared.ReportPlan):
                + questions.money_points(self.players, self.field, self.games, self.rules)
                + forget.points(self.players, self.field, self.games, self.rules))
         return (measure.games_of(pts) + rules_section.total_games(self.GAME, self)
+                + drama.report_total(self.GAME, self)
                 + sum(self.deals * self.tournament_seatings(p) for p in self.players))
 
 
 def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     args = (plan.players, plan.field, plan.games, plan.seed, plan.rules, advance)
     out = [questions.players_run(*args), questions.variants_run(*args), forget.run(*args),
-           questions.money_run(*args), questions.hand_run(*args), rules_section.run(measure.GAME, plan, advance)]
+           questions.money_run(*args), questions.hand_run(*args), rules_section.run(measure.GAME, plan, advance),
+           *drama.report_run(measure.GAME, plan, advance)]
     for p in plan.players:
         out.append(shared.tournament_result(plan, p, advance, measure.GAME))
     out.append(glossary())
@@ -103,6 +105,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
     if rules_section.NAME in by:
         line = rules_section.key_line(by[rules_section.NAME], measure.GAME)
         out += [line] if line else []
+    out += drama.key_lines(by)
     winners = [r for r in results if r.name.startswith("tournament-")]
     if winners:
         out += shared.tournament_lines(winners)

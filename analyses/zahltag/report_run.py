@@ -13,7 +13,7 @@ from analyses.common import DEFINITIONS
 from analyses.report_format import format_ci
 from analyses.report_parts import (ReportPlan, builtin_field, glossary, machine, tournament_lines,
                                    tournament_result)
-from analyses import rules_section
+from analyses import drama, rules_section
 from analyses.result import AnalysisResult
 from analyses.zahltag import deck as deck_analysis
 from analyses.zahltag import payday_cost, players, tradeoff
@@ -35,7 +35,7 @@ class Plan(ReportPlan):
 
     def total_games(self) -> int:
         total = tradeoff.total_games(self.players, self.field, self.games, self.rules, self.deck)
-        total += rules_section.total_games(GAME, self)
+        total += rules_section.total_games(GAME, self) + drama.report_total(GAME, self)
         for p in self.players:
             total += self.games * (1 + PERTURBATIONS)
             total += self.deals * self.tournament_seatings(p)
@@ -48,6 +48,7 @@ def run(plan: Plan, advance=None) -> list[AnalysisResult]:
     out.append(tradeoff.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
     out.append(players.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, plan.deck, advance))
     out.append(rules_section.run(GAME, plan, advance))
+    out += drama.report_run(GAME, plan, advance)
     out.append(deck_analysis.run(plan.players, plan.field, plan.games, plan.seed, plan.rules, [], PERTURBATIONS,
                                  advance))
     for p in plan.players:
@@ -70,6 +71,7 @@ def key_findings(results: list[AnalysisResult]) -> list[str]:
         out += _elimination_lines(by_name[rules_section.NAME])
         line = rules_section.key_line(by_name[rules_section.NAME], GAME)
         out += [line] if line else []
+    out += drama.key_lines(by_name)
     if "players" in by_name:
         out += _counting_lines(by_name["players"])
     winners = [r for r in results if r.name.startswith("tournament-")]
