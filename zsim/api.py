@@ -616,6 +616,13 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
     return BenchResult(rows, bench_lines(rows, games, repeat, reference_games, name))
 
 
+def _serve_play(*args, announce=print):
+    """``zsim play --serve``: the same table in a browser (zsim/_api_play.py); not part of the stable API yet."""
+    from zsim import _api_play
+
+    return _api_play.serve(*args, announce=announce)
+
+
 def _play_in_terminal(*args):
     """``zsim play``'s game at the terminal (zsim/_api_play.py); not part of the stable API yet."""
     from zsim import _api_play

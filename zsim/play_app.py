@@ -49,8 +49,9 @@ def summary(choices: list[Choice], iterations: int) -> list[str]:
         out.append(f"  move {c.move + 1} ({c.kind}): you {c.mine} (the search's estimate {c.mine_value:.0%}), "
                    f"the search {c.search} ({c.search_value:.0%})")
     if apart:
-        cost = sum(c.search_value - c.mine_value for c in apart)
-        out.append(f"  the search's estimates differ by {cost:+.0%} in all (its own noise at this budget included)")
+        cost = sum(c.search_value - c.mine_value for c in apart) / len(apart)
+        out.append(f"  where they differed, the search rated its choice {100 * cost:+.0f} points of chance of "
+                   f"winning above yours on average (its own noise at this budget included)")
     return out
 
 
@@ -67,9 +68,10 @@ class PlayApp(App):
     BINDINGS = [Binding("h", "hint", "hint"), Binding("q", "quit", "quit")] + [
         Binding(str(k), f"choose({k})", show=False) for k in range(1, 10)]
 
-    def __init__(self, table: Table, seat: int, hint_iterations: int = 256):
+    def __init__(self, table: Table, seat: int, hint_iterations: int = 256, on_end=None):
         super().__init__()
         self.table, self.seat, self.hint_iterations = table, seat, hint_iterations
+        self.on_end = on_end              # at the game's end, before anything else: saves the record, says where
         self.choices: list[Choice] = []
         self.finished = False
         self.title = f"zsim play: {table.matchup.spec.title}, seat {seat}"
@@ -128,12 +130,17 @@ class PlayApp(App):
         self.finished = True
         places = self.table.places()
         log = self.query_one("#log", RichLog)
+        saved = ""
+        if self.on_end is not None:           # at once: a browser closed after the end loses nothing
+            saved = self.on_end()
+            log.write(saved)
         order = sorted(range(len(places)), key=lambda s: places[s])
         log.write("game over: " + ", ".join(f"{places[s]}. seat {s}{' (you)' if s == self.seat else ''}"
                                              for s in order))
         for line in summary(self.choices, self.hint_iterations):
             log.write(line)
-        self.query_one("#hint", Static).update(f"you finished {places[self.seat]} of {len(places)} · q: quit")
+        self.query_one("#hint", Static).update(f"you finished {places[self.seat]} of {len(places)} · "
+                                               + (f"{saved} · " if saved else "") + "q: quit")
 
     # ------------------------------------------------------------ input
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
