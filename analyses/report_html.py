@@ -18,6 +18,7 @@ figure links to its PNG, to see it whole. It renders the sections :mod:`analyses
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 from analyses.report_format import meta_value
@@ -55,6 +56,7 @@ summary { font-weight: 600; cursor: pointer; }
 details > .table-scroll { margin-top: .4rem; }
 pre { background: #f6f6f6; border: 1px solid #ddd; padding: .6rem .8rem;
       white-space: pre-wrap; overflow-wrap: anywhere; }
+p code, li code, td code { background: #f3f3f3; padding: 0 .2em; border-radius: 3px; overflow-wrap: anywhere; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 34rem), 1fr));
            gap: 1.2rem 1.5rem; margin: 1rem 0 2rem; }
 figure { margin: 0; min-width: 0; }
@@ -86,10 +88,16 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _prose(text: object) -> str:
+    """Words a person reads, escaped, with a `command` or `name` in backticks
+    set as code (as the Markdown twin shows it)."""
+    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", _e(text))
+
+
 def _cell(tag: str, text: str, num: bool, scope: str | None = None, title: str = "") -> str:
     attrs = (f' scope="{scope}"' if scope else "") + (' class="num"' if num else "") + (
         f' title="{_e(title)}"' if title else "")
-    return f"<{tag}{attrs}>{_e(text)}</{tag}>"
+    return f"<{tag}{attrs}>{_prose(text)}</{tag}>"
 
 
 def _scroll_box(caption: str, table: str) -> str:
@@ -150,7 +158,7 @@ def _html_figures(figures: list[Figure]) -> list[str]:
 
 
 def _html_findings(findings: Sequence[str]) -> list[str]:
-    return ['<ul class="findings">', *(f"<li>{_e(x)}</li>" for x in findings), "</ul>"]
+    return ['<ul class="findings">', *(f"<li>{_prose(x)}</li>" for x in findings), "</ul>"]
 
 
 def _html_verdicts(verdicts: Sequence) -> list[str]:
@@ -194,7 +202,7 @@ def html_document(meta: dict, command: str, sections: list[Section], findings: S
         out.append(f'<section id="{s.anchor}">')
         out.append(f"<h2>{_e(s.title)}</h2>")
         if r.summary:
-            out.append(f"<p>{_e(r.summary)}</p>")
+            out.append(f"<p>{_prose(r.summary)}</p>")
         if r.findings:
             out += _html_findings(r.findings)
         if r.links:

@@ -18,10 +18,18 @@ from analyses.report_sections import CONTENTS_HEADING, FINDINGS_HEADING, RUN_HEA
 
 def _md_text(text: object) -> str:
     """Plain text for Markdown: HTML-escaped (Markdown passes raw tags
-    through), on one line, with backslash, * and ` escaped so that text from
-    an analysis never turns into emphasis or code."""
-    text = html.escape(" ".join(str(text).split()), quote=False)
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
+    through), on one line, with backslash, * and a lone ` escaped so that text
+    from an analysis never turns into emphasis; a `name` in paired backticks
+    stays code, as the HTML page sets it."""
+    parts = re.split(r"(`[^`\n]+`)", " ".join(str(text).split()))
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(part)              # a code span: Markdown shows its text as it is
+        else:
+            part = html.escape(part, quote=False)
+            out.append(part.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`"))
+    return "".join(out)
 
 
 def _md_line(text: object) -> str:

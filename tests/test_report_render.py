@@ -685,3 +685,18 @@ def test_markdown_findings_never_start_a_block_of_their_own(tmp_path):
     assert "- \\## nor this\n" in md
     assert "\n\\# not a heading\n" in md
     assert "- 1\\. not a numbered list\n- \\- not a sub-list\n- \\-0.02 win share\n" in md
+
+
+def test_a_name_in_backticks_is_set_as_code_in_the_page_and_kept_in_the_markdown(tmp_path):
+    import polars as pl
+
+    from analyses.report import write_report
+    from analyses.result import AnalysisResult
+
+    r = AnalysisResult("x", "X", "Run `zsim sweep` for more.", {"T": pl.DataFrame({"a": ["`worlds` deals"]})},
+                       findings=["A <b>bold</b> `name` here."])
+    html_path, md_path = write_report([r], {"seed": 1}, "zsim report", tmp_path / "r")
+    page = html_path.read_text(encoding="utf-8")
+    assert "Run <code>zsim sweep</code> for more." in page and "<code>worlds</code> deals" in page
+    assert "A &lt;b&gt;bold&lt;/b&gt; <code>name</code> here." in page and "`" not in page.split("<body>")[1]
+    assert "`zsim sweep`" in md_path.read_text(encoding="utf-8")
