@@ -122,6 +122,8 @@ BASE = {
                           "progress": False}, ()),
     "compare": (api.compare, {"rules": {"payday_cost": 0}, "players": 2, "games": 2, "strong": "none",
                               "progress": False}, ()),
+    "view": (api.view, {"record": "RECORD", "out": "view-pages", "continuations": 0, "hint_iterations": 0,
+                        "games": 1}, ()),
     "balance": (api.balance, {"free": {"payday_cost": "0..1"}, "targets": ["turns<=100"], "players": 2,
                               "budget": 40, "batch": 2, "strong": "none", "progress": False}, ()),
 }
@@ -239,6 +241,15 @@ WRONG = {
     ("record", "out"): not_path(),
     ("record", "progress"): not_flag(),
 
+    ("view", "record"): not_path(none_ok=False) | st.just("no-such-record.jsonl"),
+    ("view", "out"): not_path(none_ok=False),
+    ("view", "continuations"): not_whole(0, 1 << 16),
+    ("view", "hint"): not_name(["nope", "", "simple", "seer"]),
+    ("view", "hint_iterations"): not_whole(0, 1 << 20),
+    ("view", "threshold"): st.one_of(st.floats(max_value=0.4999), st.floats(min_value=1.0), st.just(float("nan")),
+                                     st.text(max_size=4), st.booleans(), _others(none_ok=False)),
+    ("view", "games"): not_whole(1, None, none_ok=True),
+    ("view", "quiet"): not_flag(),
     ("replay", "path"): not_path(none_ok=False) | st.just("no-such-record.jsonl"),
     ("replay", "check"): not_flag(),
     ("replay", "progress"): not_flag(),
@@ -355,6 +366,8 @@ def test_a_wrong_argument_is_one_zsim_error_before_any_game(fn_name, arg, data, 
     kwargs = dict(base)
     if "path" in kwargs:
         kwargs["path"] = str(record)
+    if kwargs.get("record") == "RECORD":
+        kwargs["record"] = str(record)
     kwargs[arg] = value = data.draw(WRONG[(fn_name, arg)], label=arg)
     with pytest.raises(zsim.ZsimError) as refused:
         fn(**kwargs)

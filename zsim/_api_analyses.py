@@ -10,6 +10,7 @@ Private: only the names in ``zsim.api.__all__`` are stable.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Callable
 
 from zsim._api_inputs import game_of, int_list, spec_list
@@ -178,3 +179,49 @@ def _deals(tournament_games, games: int) -> int:
     if deals < 1:
         raise ZsimError(f"--tournament-games must be at least 1, got {deals}")
     return deals
+
+
+def report(out, game, players, games, tournament_games, seed, field, rules, deck, threads, progress, margin, strong, strong_games):
+    """The work of :func:`zsim.report`, its arguments as the API took them."""
+    from zsim._api_findings import ReportResult
+    import time
+    from pathlib import Path
+
+    from zsim import _api_analyses
+    from zsim._api_inputs import MAX_GAMES, check_given, check_threads, path_arg, whole
+    from zsim._api_outputs import check_progress, play
+
+    path_arg(out, "--out")
+    games, seed = whole(games, "--games"), whole(seed, "--seed")
+    tournament_games = whole(tournament_games, "--tournament-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
+    threads = check_threads(threads)
+    check_progress(progress)
+    margin = _api_analyses.margin_value(margin)
+    strong_games = whole(strong_games, "--strong-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
+    module, plan, title = _api_analyses.report_plan(game=game, players=players, games=games,
+                                                    tournament_games=tournament_games, seed=seed, field=field,
+                                                    rules=rules, deck=deck)
+    from analyses.report import check_target, write_report
+
+    if out is None:
+        raise ZsimError("--out is required: the folder for index.html, report.md and figures/")
+    from zsim.output import link_end
+
+    text = os.fspath(check_given(out, "--out"))
+    target = link_end(Path(text))       # a link to a folder: the report goes where it leads, the link stays
+    check_target(target)
+    strong = _api_analyses.StrongPart(game, plan, strong_games, margin, strong)
+    started = time.time()
+    results = play("report", plan.total_games() + strong.total_games(), progress, threads,
+                   lambda adv: strong.run(adv) + module.run(plan, adv))
+    meta = {**module.metadata(plan, time.time() - started), **strong.metadata()}
+    findings = module.key_findings(results)
+    from analyses.report_parts import extend_glossary
+    extend_glossary(results)            # the strong player's columns, defined with the game's
+    from analyses.report_parts import seat_verdicts
+
+    seats = seat_verdicts(results, margin)
+    verdicts = seats + strong.verdicts(results, seats)
+    command = module.command(plan, text) + _api_analyses.margin_args(margin) + strong.args()
+    html, md = write_report(results, meta, command, target, findings=findings, title=title, verdicts=verdicts)
+    return ReportResult(target, Path(html), Path(md), list(findings), list(verdicts))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from zsim._api_outputs import watching
-from zsim._api_results import Interrupted, SimulateResult, TournamentResult
+from zsim._api_results import BenchResult, Interrupted, SimulateResult, TournamentResult, TuneResult
 from zsim.errors import ZsimError
 
 
@@ -108,3 +108,82 @@ def tournament_play(spec, entries, players, games, seed, rule_set, deck_obj, sea
                             t.head_to_head(), comparison, t.identical, warnings,
                             os.fspath(out) if out else None,
                             f"deck {deck_obj.name}" if deck_obj is not None else spec.title, t)
+
+
+def bench(game, games, repeat, reference_games, startup, memory_games, scaling, workers, strategy, players, positions):
+    """The work of :func:`zsim.bench`, its arguments as the API took them."""
+    from zsim._api_inputs import MAX_GAMES, flag, game_of, whole
+
+    games = whole(games, "--games", 1, MAX_GAMES, high_text="2**62")
+    repeat = whole(repeat, "--repeat", 1)
+    reference_games = whole(reference_games, "--reference-games", high=MAX_GAMES, high_text="2**62")
+    if reference_games < 0:
+        raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
+                        f"got {reference_games}")
+    memory_games = whole(memory_games, "--memory", high=MAX_GAMES, high_text="2**62")
+    if memory_games < 0:
+        raise ZsimError(f"--memory must be 0 (no memory measurement) or more games, got {memory_games}")
+    startup, scaling = flag(startup, "--startup"), flag(scaling, "--scaling")
+    workers = whole(workers, "--workers", 1, none_ok=True)
+    spec = game_of(game)
+    name = spec.name
+    from zsim._api_inputs import check_players, word
+
+    players = check_players(spec, players)
+    positions = whole(positions, "--positions", 1, 100_000)
+    if strategy is not None:
+        from zsim.harness.bench_search import search_bench, search_lines
+
+        rows = search_bench(name, word(strategy, "--strategy"), players, positions, min(games, 100_000), repeat)
+        return BenchResult(rows, search_lines(rows).splitlines())
+    if scaling:
+        from zsim.harness.bench_scaling import format_rows, scaling_rows
+
+        rows = scaling_rows(games, repeat, workers, name)
+        return BenchResult(rows, format_rows(rows, games, repeat, name))
+    from zsim.harness.bench import bench_lines, bench_rows
+
+    rows = bench_rows(games=games, repeat=repeat, reference_games=reference_games, startup=startup,
+                      memory_games=memory_games, game=name)
+    return BenchResult(rows, bench_lines(rows, games, repeat, reference_games, name))
+
+
+def tune(strategy, vs, game, players, budget, batch, eval_games, seed, optimizer, rules, deck, threads, progress):
+    """The work of :func:`zsim.tune`, its arguments as the API took them."""
+    import polars as pl
+
+    from zsim._api_inputs import (check_players, check_threads, game_deck, game_of, game_rules, rule_options, shown,
+                                  spec_list, whole, word)
+    from zsim._api_outputs import check_progress, play
+    from zsim.harness.tune import check_tune_args, optimizer_class, parse_field, planned_games, tunable_params
+    from zsim.harness.tune import tune as run_tune
+
+    spec = game_of(game)
+    players = check_players(spec, players)
+    if not isinstance(strategy, str):
+        raise ZsimError(f"the strategy to tune is a bare name like 'fixed', got {shown(strategy)}")
+    budget, batch = whole(budget, "--budget"), whole(batch, "--batch", none_ok=True)
+    eval_games, seed = whole(eval_games, "--eval-games"), whole(seed, "--seed")
+    optimizer, threads = word(optimizer, "--optimizer"), check_threads(threads)
+    check_progress(progress)
+    tunable_params(strategy, spec.name)
+    check_tune_args(players, budget, batch, eval_games, seed)
+    field = parse_field(spec_list(vs, "--vs entry") if vs is not None else spec.strategies.default, players,
+                        spec.name)
+    rules_cfg = game_rules(spec, rules, players)
+    deck_cfg = game_deck(spec, deck)
+    optimizer_class(optimizer)           # imports nevergrad: after the cheaper checks
+    total = planned_games(players, budget, batch, eval_games)
+    r = play(f"tune {strategy.strip()}", total, progress, threads,
+             lambda advance: run_tune(strategy, field, budget=budget, seed=seed, batch=batch,
+                                      eval_games=eval_games, rules=rules_cfg, deck=deck_cfg,
+                                      optimizer=optimizer, on_games=advance, game=spec.name),
+             unwritten="no result")
+    table = pl.DataFrame({"row": ["best", "default", "best - default"],
+                          "strategy": [r.best_spec, r.default_spec, ""],
+                          "win_share": [r.best.win_share, r.default.win_share, r.difference.win_share],
+                          "ci95": [r.best.ci95, r.default.ci95, r.difference.ci95],
+                          "games": [r.best.games, r.default.games, r.difference.games],
+                          "deals": [r.best.deals, r.default.deals, r.difference.deals]})
+    return TuneResult(r.strategy, dict(r.best_params), r.best_spec, r.default_spec, table, rule_options(rules),
+                      deck_cfg.name if deck is not None else "", spec.name, r)

@@ -34,17 +34,22 @@ def check_out(out) -> Path:
     return path
 
 
-def check_options(continuations: int, hint_iterations: int, threshold: float, games) -> None:
+def check_options(record, out, continuations, hint, hint_iterations, threshold, games, quiet):
+    """Every argument checked, each refusal one line naming its option: (record, out folder, the rest)."""
+    from zsim._api_inputs import flag, path_arg, real, whole, word
     from zsim.harness.trace import MAX_CONTINUATIONS
 
-    if not 0 <= int(continuations) <= MAX_CONTINUATIONS:
-        raise ZsimError(f"--continuations must be 0..{MAX_CONTINUATIONS}, got {continuations}")
-    if not 0 <= int(hint_iterations) <= 1 << 20:
-        raise ZsimError(f"--hint-iterations must be 0..{1 << 20}, got {hint_iterations}")
-    if not 0.5 <= float(threshold) < 1:
-        raise ZsimError(f"--threshold must be at least 0.5 and below 1, got {threshold}")
-    if games is not None and int(games) < 1:
-        raise ZsimError(f"--games must be 1 or more, got {games}")
+    record = path_arg(record, "RECORD", none_ok=False)
+    out = path_arg(out, "--out", none_ok=False)
+    continuations = whole(continuations, "--continuations", 0, MAX_CONTINUATIONS)
+    hint = word(hint, "--hint")
+    hint_iterations = whole(hint_iterations, "--hint-iterations", 0, 1 << 20)
+    threshold = real(threshold, "--threshold")
+    if not 0.5 <= threshold < 1:
+        raise ZsimError(f"--threshold must be at least 0.5 and below 1, got {threshold:g}")
+    games = whole(games, "--games", 1, none_ok=True)
+    flag(quiet, "quiet")
+    return record, check_out(out), continuations, hint, hint_iterations, threshold, games
 
 
 def matchup_of(record):
@@ -137,11 +142,12 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
     """Write each game of ``record`` (the first ``games``) as a page under
     ``out``, with ``index.html``; returns the pages' paths, the index first."""
     from zsim import viewer_page
+    from zsim.harness.table import check_hint
     from zsim.record_files import RecordFile, advancing
 
-    check_options(continuations, hint_iterations, threshold, games)
-    path = check_out(out)
-    source = RecordFile(str(record))
+    record, path, continuations, hint, hint_iterations, threshold, games = check_options(
+        record, out, continuations, hint, hint_iterations, threshold, games, quiet)
+    source = RecordFile(record)
     source.check()
     total = games
     if total is None and source.path != "-":
@@ -152,6 +158,7 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
             if games is not None and len(pages) >= games:
                 break
             matchup, seed, game, _, _ = matchup_of(rec)
+            check_hint(hint, matchup.game)            # before the game is played again
             name = f"{matchup.game}-seed{seed}-game{game}.html"
             if any(p[0] == name for p in pages):
                 name = name.replace(".html", f"-{rec.number}.html")

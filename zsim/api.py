@@ -225,43 +225,11 @@ def tune(strategy: str, *, vs: Strategies = None, game: str = DEFAULT_GAME, play
         >>> r = zsim.tune("fixed", vs="fixed:k=8", budget=20_000, seed=1, progress=False)  # doctest: +SKIP
         >>> r.best_params, r.table                                  # doctest: +SKIP
     """
-    import polars as pl
+    from zsim import _api_running
 
-    from zsim._api_inputs import (check_players, check_threads, game_deck, game_of, game_rules, rule_options, shown,
-                                  spec_list, whole, word)
-    from zsim._api_outputs import check_progress, play
-    from zsim.harness.tune import check_tune_args, optimizer_class, parse_field, planned_games, tunable_params
-    from zsim.harness.tune import tune as run_tune
-
-    spec = game_of(game)
-    players = check_players(spec, players)
-    if not isinstance(strategy, str):
-        raise ZsimError(f"the strategy to tune is a bare name like 'fixed', got {shown(strategy)}")
-    budget, batch = whole(budget, "--budget"), whole(batch, "--batch", none_ok=True)
-    eval_games, seed = whole(eval_games, "--eval-games"), whole(seed, "--seed")
-    optimizer, threads = word(optimizer, "--optimizer"), check_threads(threads)
-    check_progress(progress)
-    tunable_params(strategy, spec.name)
-    check_tune_args(players, budget, batch, eval_games, seed)
-    field = parse_field(spec_list(vs, "--vs entry") if vs is not None else spec.strategies.default, players,
-                        spec.name)
-    rules_cfg = game_rules(spec, rules, players)
-    deck_cfg = game_deck(spec, deck)
-    optimizer_class(optimizer)           # imports nevergrad: after the cheaper checks
-    total = planned_games(players, budget, batch, eval_games)
-    r = play(f"tune {strategy.strip()}", total, progress, threads,
-             lambda advance: run_tune(strategy, field, budget=budget, seed=seed, batch=batch,
-                                      eval_games=eval_games, rules=rules_cfg, deck=deck_cfg,
-                                      optimizer=optimizer, on_games=advance, game=spec.name),
-             unwritten="no result")
-    table = pl.DataFrame({"row": ["best", "default", "best - default"],
-                          "strategy": [r.best_spec, r.default_spec, ""],
-                          "win_share": [r.best.win_share, r.default.win_share, r.difference.win_share],
-                          "ci95": [r.best.ci95, r.default.ci95, r.difference.ci95],
-                          "games": [r.best.games, r.default.games, r.difference.games],
-                          "deals": [r.best.deals, r.default.deals, r.difference.deals]})
-    return TuneResult(r.strategy, dict(r.best_params), r.best_spec, r.default_spec, table, rule_options(rules),
-                      deck_cfg.name if deck is not None else "", spec.name, r)
+    return _api_running.tune(strategy=strategy, vs=vs, game=game, players=players, budget=budget, batch=batch,
+                             eval_games=eval_games, seed=seed, optimizer=optimizer, rules=rules, deck=deck,
+                             threads=threads, progress=progress)
 
 
 # ---------------------------------------------------------------- analyses and reports
@@ -356,47 +324,11 @@ def report(*, out: str | os.PathLike, game: str = DEFAULT_GAME, players: Counts 
         >>> r = zsim.report(out="reports/mine", players=[2, 4], games=2000, progress=False)  # doctest: +SKIP
         >>> r.findings[0]                                           # doctest: +SKIP
     """
-    import time
-    from pathlib import Path
-
     from zsim import _api_analyses
-    from zsim._api_inputs import MAX_GAMES, check_given, check_threads, path_arg, whole
-    from zsim._api_outputs import check_progress, play
 
-    path_arg(out, "--out")
-    games, seed = whole(games, "--games"), whole(seed, "--seed")
-    tournament_games = whole(tournament_games, "--tournament-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
-    threads = check_threads(threads)
-    check_progress(progress)
-    margin = _api_analyses.margin_value(margin)
-    strong_games = whole(strong_games, "--strong-games", 1, MAX_GAMES, none_ok=True, high_text="2**62")
-    module, plan, title = _api_analyses.report_plan(game=game, players=players, games=games,
-                                                    tournament_games=tournament_games, seed=seed, field=field,
-                                                    rules=rules, deck=deck)
-    from analyses.report import check_target, write_report
-
-    if out is None:
-        raise ZsimError("--out is required: the folder for index.html, report.md and figures/")
-    from zsim.output import link_end
-
-    text = os.fspath(check_given(out, "--out"))
-    target = link_end(Path(text))       # a link to a folder: the report goes where it leads, the link stays
-    check_target(target)
-    strong = _api_analyses.StrongPart(game, plan, strong_games, margin, strong)
-    started = time.time()
-    results = play("report", plan.total_games() + strong.total_games(), progress, threads,
-                   lambda adv: strong.run(adv) + module.run(plan, adv))
-    meta = {**module.metadata(plan, time.time() - started), **strong.metadata()}
-    findings = module.key_findings(results)
-    from analyses.report_parts import extend_glossary
-    extend_glossary(results)            # the strong player's columns, defined with the game's
-    from analyses.report_parts import seat_verdicts
-
-    seats = seat_verdicts(results, margin)
-    verdicts = seats + strong.verdicts(results, seats)
-    command = module.command(plan, text) + _api_analyses.margin_args(margin) + strong.args()
-    html, md = write_report(results, meta, command, target, findings=findings, title=title, verdicts=verdicts)
-    return ReportResult(target, Path(html), Path(md), list(findings), list(verdicts))
+    return _api_analyses.report(out=out, game=game, players=players, games=games, tournament_games=tournament_games,
+                                seed=seed, field=field, rules=rules, deck=deck, threads=threads, progress=progress,
+                                margin=margin, strong=strong, strong_games=strong_games)
 
 
 # ---------------------------------------------------------------- rule design
@@ -580,40 +512,11 @@ def bench(*, game: str = DEFAULT_GAME, games: int = 200_000, repeat: int = 5, re
         >>> b = zsim.bench(games=20_000, repeat=1, reference_games=0, startup=False)  # doctest: +SKIP
         >>> b.frame                                                 # doctest: +SKIP
     """
-    from zsim._api_inputs import MAX_GAMES, flag, game_of, whole
+    from zsim import _api_running
 
-    games = whole(games, "--games", 1, MAX_GAMES, high_text="2**62")
-    repeat = whole(repeat, "--repeat", 1)
-    reference_games = whole(reference_games, "--reference-games", high=MAX_GAMES, high_text="2**62")
-    if reference_games < 0:
-        raise ZsimError(f"--reference-games must be 0 (skip the reference engine) or more, "
-                        f"got {reference_games}")
-    memory_games = whole(memory_games, "--memory", high=MAX_GAMES, high_text="2**62")
-    if memory_games < 0:
-        raise ZsimError(f"--memory must be 0 (no memory measurement) or more games, got {memory_games}")
-    startup, scaling = flag(startup, "--startup"), flag(scaling, "--scaling")
-    workers = whole(workers, "--workers", 1, none_ok=True)
-    spec = game_of(game)
-    name = spec.name
-    from zsim._api_inputs import check_players, word
-
-    players = check_players(spec, players)
-    positions = whole(positions, "--positions", 1, 100_000)
-    if strategy is not None:
-        from zsim.harness.bench_search import search_bench, search_lines
-
-        rows = search_bench(name, word(strategy, "--strategy"), players, positions, min(games, 100_000), repeat)
-        return BenchResult(rows, search_lines(rows).splitlines())
-    if scaling:
-        from zsim.harness.bench_scaling import format_rows, scaling_rows
-
-        rows = scaling_rows(games, repeat, workers, name)
-        return BenchResult(rows, format_rows(rows, games, repeat, name))
-    from zsim.harness.bench import bench_lines, bench_rows
-
-    rows = bench_rows(games=games, repeat=repeat, reference_games=reference_games, startup=startup,
-                      memory_games=memory_games, game=name)
-    return BenchResult(rows, bench_lines(rows, games, repeat, reference_games, name))
+    return _api_running.bench(game=game, games=games, repeat=repeat, reference_games=reference_games, startup=startup,
+                              memory_games=memory_games, scaling=scaling, workers=workers, strategy=strategy,
+                              players=players, positions=positions)
 
 
 def _serve_play(*args, announce=print):
@@ -647,5 +550,5 @@ def view(record: str | os.PathLike, out: str | os.PathLike, *, continuations: in
     """
     from zsim import _api_view
 
-    return _api_view.view(os.fspath(record), out, continuations=continuations, hint=hint,
+    return _api_view.view(record, out, continuations=continuations, hint=hint,
                           hint_iterations=hint_iterations, threshold=threshold, games=games, quiet=quiet)

@@ -12,7 +12,7 @@ from analyses import common
 from analyses.common import DEFINITIONS
 from analyses.report_format import format_ci
 from analyses.report_parts import (ReportPlan, builtin_field, glossary, machine, tournament_lines,
-                                   tournament_result)
+                                   rule_texts, tournament_result)
 from analyses import drama, rules_section
 from analyses.result import AnalysisResult
 from analyses.zahltag import deck as deck_analysis
@@ -154,11 +154,8 @@ def command(plan: Plan, out: str) -> str:
             "--tournament-games", str(plan.deals), "--seed", str(plan.seed)]
     if plan.field:
         args += ["--field", plan.field]
-    for key, value in plan.rules.as_dict().items():
-        if value != Rules().as_dict()[key]:
-            text = ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value).lower() \
-                if isinstance(value, bool) else str(value)
-            args += ["--rule", f"{key}={text}"]
+    for option in rule_texts(plan.rules, Rules()):
+        args += ["--rule", option]
     if plan.deck.name != DEFAULT_DECK_NAME:
         args += ["--deck", plan.deck.name]
     args += ["--out", out]

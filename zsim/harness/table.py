@@ -60,6 +60,19 @@ class Hint:
     values: tuple[float, ...]
 
 
+def check_hint(hint: str, game: str) -> str:
+    """The search spec a hint asks, checked: a fair search of ``game``."""
+    from zsim.strategy_registry import parse_one, spec_values
+
+    spec = parse_one(hint, game)
+    info, _ = spec_values(spec, game)
+    if info.search < 0:
+        raise ZsimError(f"--hint {hint} is not a search; a hint needs one (e.g. ismcts)")
+    if not info.fair:
+        raise ZsimError(f"--hint {hint} reads hidden cards: a hint must be fair")
+    return spec
+
+
 class Table:
     """One game of ``matchup`` (its bots in every seat not in ``people``; a
     person's seat holds the game's default strategy, which a trace continues
@@ -69,19 +82,14 @@ class Table:
     def __init__(self, matchup, seed: int, game: int = 0, people=(0,), hint: str = "ismcts"):
         from zsim.harness.stepping import SearchSetup
         from zsim.harness.table_nb import start_nb
-        from zsim.strategy_registry import parse_one, spec_values, strategy_arrays
+        from zsim.strategy_registry import strategy_arrays
 
         self.matchup, self.seed, self.game = matchup, int(seed), int(game)
         self.people = tuple(sorted({int(s) for s in people}))
         for s in self.people:
             if not 0 <= s < matchup.players:
                 raise ZsimError(f"--seat {s} is not a seat of a {matchup.players}-player game (0..{matchup.players - 1})")
-        hint_spec = parse_one(hint, matchup.game)
-        info, _ = spec_values(hint_spec, matchup.game)
-        if info.search < 0:
-            raise ZsimError(f"--hint {hint} is not a search; a hint needs one (e.g. ismcts)")
-        if not info.fair:
-            raise ZsimError(f"--hint {hint} reads hidden cards: a hint must be fair")
+        hint_spec = check_hint(hint, matchup.game)
         specs = [hint_spec if s in self.people else spec for s, spec in enumerate(matchup.strategies)]
         _, params = strategy_arrays(matchup.game, specs)
         self.setup = SearchSetup(matchup, specs, params.shape[1])

@@ -143,10 +143,9 @@ def trace(matchup, seed: int, games, *, n: int = 64, observers=(TRUE,), scripts=
         options[i, :len(s)] = np.asarray(s, np.int64)[:, 2]
     total = np.zeros((len(games), longest + 1, len(observed), matchup.players))
     squares = np.zeros_like(total)
-    m = bots
 
     def workspace():
-        return (model.workspace(m), np.zeros(setup.words, np.int64), np.zeros(setup.words, np.int64),
+        return (model.workspace(bots), np.zeros(setup.words, np.int64), np.zeros(setup.words, np.int64),
                 np.zeros(1, np.uint64), np.zeros(matchup.players))
 
     if games:
