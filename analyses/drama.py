@@ -16,8 +16,11 @@ by k seats weighs each of them 1/k):
 * **lead changes**: how often a seat took the lead from the leader, counting
   only a new leader clearly ahead of the old one (by more than the 95%
   noise of the two estimates), so that noise is not a lead change;
-* **lowest chance**: the smallest ``w`` before the end (a comeback, when
-  low);
+* **lowest chance**: the smallest ``w`` before the end;
+* **comeback**: the winner was clearly below half its fair share (1/(2 ×
+  players): 25% at 2 players, 12.5% at 4) at some position, the upper end
+  of its 95% interval there below that line, so that the lowest of many
+  noisy estimates is no comeback by itself;
 * **trailing**: the share of positions in which another seat was clearly
   ahead of the eventual winner, and the mean gap when it was.
 
@@ -40,8 +43,8 @@ from zsim.errors import ZsimError
 
 _HERE = "analyses.drama"
 Z = 1.96
-#: a game whose winner's chance fell below this was a comeback
-COMEBACK = 0.25
+#: a game whose winner's chance was clearly below this share of par (1/players) was a comeback
+COMEBACK = 0.5
 
 
 def _threshold(value, flag):
@@ -170,8 +173,16 @@ def game_measures(est: np.ndarray, n: int, threshold: float) -> dict:
                 gaps.append(gap)
     return {"moves": length, "decided_at": decided / length if length else 0.0, "decided_move": decided,
             "lead_changes": changes, "lowest_chance": float(wb.min()),
+            "comeback": bool((_upper(wb, n) < COMEBACK / est.shape[1]).any()),
             "trailing_share": trailing / before.shape[0], "trailing_gap": float(np.mean(gaps)) if gaps else 0.0,
             "winner": ",".join(str(s) for s in sorted(winners))}
+
+
+def _upper(w: np.ndarray, n: int) -> np.ndarray:
+    """The upper ends of 95% Wilson intervals around shares ``w`` of ``n`` continuations."""
+    z2 = Z * Z
+    centre = (w + z2 / (2 * n)) / (1 + z2 / n)
+    return centre + Z / (1 + z2 / n) * np.sqrt(np.clip(w * (1 - w), 0, None) / n + z2 / (4 * n * n))
 
 
 def per_game(traced, threshold: float) -> pl.DataFrame:
@@ -192,7 +203,7 @@ def summary(per: pl.DataFrame) -> pl.DataFrame:
             v = part[col].to_numpy().astype(float)
             row[col] = float(v.mean())
             row[f"{col}_ci95"] = float(Z * v.std(ddof=1) / math.sqrt(v.size)) if v.size > 1 else None
-        k = int((part["lowest_chance"] < COMEBACK).sum())
+        k = int(part["comeback"].sum())
         lo, hi = wilson(k, part.height)
         row.update(comeback_share=k / part.height, comeback_share_lo=lo, comeback_share_hi=hi)
         out.append(row)
@@ -245,7 +256,8 @@ def result_of(g, per: pl.DataFrame, traces: dict, threshold: float, n: int, seed
                     f"{field} at the table; after every move {n} continuations from the true position by the same "
                     f"bots (seed {seed}). A game is decided once the eventual winner's chance stays above "
                     f"{threshold:.0%}; a lead change needs the new leader clearly ahead (beyond the 95% noise); "
-                    f"a comeback is a win after the winner's chance fell below {COMEBACK:.0%}.")
+                    f"a comeback is a win after the winner's chance was clearly below half its fair share "
+                    f"(the upper end of its 95% interval below 1/(2 × players)).")
     meta = {"game": g.name, "games_per_count": int(per.group_by("players").len()["len"].max()),
             "continuations": n, "threshold": threshold, "seed": seed, "rules": rules, "field": field}
     alts = {caption: f"{caption}: three example games at each of {', '.join(map(str, sorted(traces)))} players, "
@@ -279,7 +291,10 @@ DEFINITIONS = {
     "lowest_chance": "the eventual winner's lowest chance of winning before the end",
     "trailing_share": "share of positions in which another seat was clearly ahead of the eventual winner",
     "trailing_gap": "how far the eventual winner trailed, on average, when it did (chance of winning)",
-    "comeback_share": "share of games won after the winner's chance fell below 25%",
+    "comeback": "the winner was clearly below half its fair share at some point (its 95% interval below "
+                "1/(2 × players))",
+    "comeback_share": "share of games won after the winner's chance was clearly below half its fair share "
+                      "(25% at 2 players, 12.5% at 4)",
     "winner": "the seat (or seats, on a shared first place) that won",
 }
 
@@ -293,7 +308,7 @@ def finding(r: dict, threshold: float) -> str:
             f"{format_ci(r['lead_changes'], r['lead_changes_ci95'])} times a game; the winner trailed in "
             f"{pct(r['trailing_share'], r['trailing_share_ci95'])}% of positions, and "
             f"{common.rate_text(r['comeback_share'], r['comeback_share_lo'], r['comeback_share_hi'])} of games "
-            f"were comebacks from below {COMEBACK:.0%}.")
+            f"were comebacks from below half a fair share ({COMEBACK / r['players']:.1%}).")
 
 
 # ---------------------------------------------------------------- figures

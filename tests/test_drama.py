@@ -26,6 +26,9 @@ def test_a_game_decided_late_with_one_clear_lead_change():
     assert m["trailing_share"] == pytest.approx(2 / 6)               # positions 1 and 2 of 6
     assert m["trailing_gap"] == pytest.approx(((0.8 - 0.2) + (0.85 - 0.15)) / 2)
     assert m["winner"] == "1"
+    assert m["comeback"]                          # 0.15 of 10,000 continuations: clearly below 0.25
+    # the same lowest estimate from 16 continuations is no comeback: the interval reaches past 0.25
+    assert not drama.game_measures(est, 16, 0.9)["comeback"]
 
 
 def test_noise_is_not_a_lead_change_and_a_game_sure_from_the_deal_is_decided_at_once():
@@ -47,6 +50,7 @@ def test_the_summary_gives_intervals_and_the_examples_pick_the_games():
     per = pl.DataFrame({"players": [2] * 5, "game": [0, 1, 2, 3, 4], "moves": [10, 12, 8, 10, 10],
                         "decided_at": [0.9, 0.5, 1.0, 0.6, 0.7], "decided_move": [9, 6, 8, 6, 7],
                         "lead_changes": [1, 0, 3, 1, 0], "lowest_chance": [0.3, 0.6, 0.05, 0.2, 0.5],
+                        "comeback": [False, False, True, True, False],
                         "trailing_share": [0.1, 0.0, 0.5, 0.2, 0.0], "trailing_gap": [0.2, 0.0, 0.4, 0.3, 0.0],
                         "winner": ["0", "1", "0", "1", "0"]})
     s = drama.summary(per).row(0, named=True)
