@@ -238,13 +238,16 @@ def result_of(g, per: pl.DataFrame, traces: dict, threshold: float, n: int, seed
                f"When games are decided: the share of the game played before the winner's chance stays "
                f"above {threshold:.0%}": decided_figure(per, threshold)}
     findings = [finding(r, threshold) for r in table.iter_rows(named=True)]
+    from zsim.harness.forward import forward_model
+
     pages, links = {}, []
+    viewable = hasattr(forward_model(g.name), "describe")      # a page needs the game's view in words
     for p in sorted(traces):
         ex = examples(per, p)
         if ex:
             findings.append(f"At {p} players, games worth replaying: "
                             + ", ".join(f"{k} (game {v})" for k, v in ex.items()) + ".")
-        for label, game in ex.items():
+        for label, game in ex.items() if viewable else ():
             rel = f"games/{g.name}-{p}p-game{game}.html"
             page, first = example_page(matchups[p], seed, game, n, threshold,
                                        f"{label.capitalize()} of {per.filter(pl.col('players') == p).height} "
@@ -259,7 +262,7 @@ def result_of(g, per: pl.DataFrame, traces: dict, threshold: float, n: int, seed
                     f"a comeback is a win after the winner's chance was clearly below half its fair share "
                     f"(the upper end of its 95% interval below 1/(2 × players)).")
     meta = {"game": g.name, "games_per_count": int(per.group_by("players").len()["len"].max()),
-            "continuations": n, "threshold": threshold, "seed": seed, "rules": rules, "field": field}
+            "continuations": n, "threshold": threshold, "seed": seed, "rules": ", ".join(rules) or "as printed", "field": field}
     alts = {caption: f"{caption}: three example games at each of {', '.join(map(str, sorted(traces)))} players, "
                      f"each seat's chance of winning against the moves made; the games are linked below the "
                      f"findings, to step through" for caption in list(figures)[:1]}

@@ -63,13 +63,18 @@ def test_a_person_plays_a_whole_game_with_keys_and_a_hint(game, bots, background
     assert len(replayed) == 1 and "person" in json.loads(path.read_text().splitlines()[0])["strategies"]
     # and zsim view shows it: the person's seat first, each of its decisions beside the search's hint
     warm_trace(background, game)
-    pages = zsim.view(path, tmp_path / "pages", continuations=4, hint_iterations=8)
+    pages = zsim.view(path, tmp_path / "pages", continuations=4, hint_iterations=16)
     data = page_data(pages[1])
     assert data["start_seat"] == 0 and data["places"] == table.places() and data["labels"][0] == "person"
     assert [(m["seat"], m["kind"]) for m in data["moves"]] == [(s, table.model.KINDS[k]) for s, k, _ in table.script]
     hints = [m["search"] for m in data["moves"] if m["seat"] == 0]
-    assert hints and all(h["source"] == "hint" and h["chosen"] in h["codes"] and sum(h["visits"]) <= 8
+    assert hints and all(h["source"] == "hint" and h["chosen"] in h["codes"] and sum(h["visits"]) <= 16
                          for h in hints)
+    # the page's hint at each of the person's decisions is the one the table gave there
+    texts = data["strings"]
+    assert [texts[h["options"][h["codes"].index(h["choice"])]] for h in hints] == [c.search for c in app.choices]
+    assert [h["values"][h["codes"].index(h["choice"])] for h in hints] == \
+        [round(c.search_value, 4) for c in app.choices]
     assert all("search" not in m for m in data["moves"] if m["seat"] != 0)
     assert len(data["views"]) == len(table.script) + 1 and data["trace"]["n"] == 4
 

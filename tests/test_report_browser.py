@@ -192,6 +192,30 @@ def test_committed_example_report_fits_laptop_and_phone(page):
     assert not any(img["shown"].endswith("-phone.png") for img in m[browser.LAPTOP]["images"])
 
 
+@pytest.mark.parametrize("page", [EXAMPLE, ZAHLEMANN, BAUMEISTER], ids=["zahltag", "zahlemann", "baumeister"])
+def test_committed_reports_link_example_games_that_fit_and_step(page):
+    """"How games unfold" links three games a player count, each a viewer page
+    in the report's games/ folder, where the report's own games are shown."""
+    html = page.read_text(encoding="utf-8")
+    links = re.findall(r'<a href="(games/[^"]+\.html)">Step through ([^<]+)</a>', html)
+    assert len(links) == 9, links                         # 3 examples at each of 2, 3 and 4 players
+    for href, _ in links:
+        assert (page.parent / href).is_file(), href
+    first = page.parent / links[0][0]
+    found = browser.measure_page(first, extra_body="""<script>
+window.addEventListener("load", function () {
+  document.getElementById("last").click();
+  var counter = document.getElementById("counter");
+  window.zsimMeasureExtra = function () { return {move: +counter.getAttribute("data-move"),
+      marker: +document.getElementById("marker").getAttribute("data-move"), text: counter.textContent}; };
+});
+</script>""")
+    for width, m in found.items():
+        assert browser.problems(m) == [], (width, browser.problems(m))
+        x = m["extra"]
+        assert x["move"] == x["marker"] > 20 and x["text"] == f"move {x['move']} of {x['move']}"
+
+
 def test_the_verdicts_fill_the_first_screen_and_read_on_a_phone(tmp_path):
     """The issue's test of a report's first screen: at 1280x800 the verdict
     box is all there is below the title, whole; at 390x844 the first
