@@ -40,7 +40,8 @@ def test_each_game_of_a_record_becomes_a_page_with_every_move_view_search_and_es
     pages = zsim.view(bot_record, tmp_path / "pages", continuations=8)
     assert [p.name for p in pages] == ["index.html", "zahltag-seed5-game0.html", "zahltag-seed5-game1.html"]
     index = pages[0].read_text()
-    assert 'href="zahltag-seed5-game0.html"' in index and 'href="zahltag-seed5-game1.html"' in index
+    assert '<a href="zahltag-seed5-game0.html">Zahltag, 3 players: seed 5, game 0</a>: Seat ' in index
+    assert '<a href="zahltag-seed5-game1.html">Zahltag, 3 players: seed 5, game 1</a>: Seat ' in index
     events = [json.loads(line) for line in bot_record.read_text().splitlines()]
     starts = [i for i, e in enumerate(events) if e["e"] == "start"]
     for page, first in zip(pages[1:], starts):

@@ -152,7 +152,7 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
     total = games
     if total is None and source.path != "-":
         total = source.count()
-    pages: list[tuple[str, str, str]] = []
+    pages: list[tuple[str, str, str, str]] = []       # (file name, page, link text, first line)
     with advancing(total or 0, "viewing", quiet=quiet or not total) as advance:
         for rec in source:
             if games is not None and len(pages) >= games:
@@ -163,10 +163,11 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
             if any(p[0] == name for p in pages):
                 name = name.replace(".html", f"-{rec.number}.html")
             html, line = game_page(rec, continuations, hint, hint_iterations, threshold, back="index.html")
-            pages.append((name, html, line))
+            pages.append((name, html, f"{matchup.spec.title}, {matchup.players} players: seed {seed}, game {game}",
+                          line))
             advance(1)
     title = f"{len(pages)} game{'s' if len(pages) != 1 else ''} of {os.path.basename(source.name)}"
-    index = viewer_page.index(title, [(n, line) for n, _, line in pages],
+    index = viewer_page.index(title, [(n, text, line) for n, _, text, line in pages],
                               ["Each page steps through one game move by move, with each seat's view and its "
                                "chance of winning after every move."])
     parent = path.absolute().parent
@@ -176,7 +177,7 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
         os.umask(mask)
         tmp.chmod(0o777 & ~mask)          # a folder as any other the user makes, not mkdtemp's private one
         (tmp / "index.html").write_text(index, encoding="utf-8")
-        for name, html, _ in pages:
+        for name, html, _, _ in pages:
             (tmp / name).write_text(html, encoding="utf-8")
         if path.exists():
             path.rmdir()               # empty: checked above
@@ -184,4 +185,4 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return [path / "index.html", *(path / name for name, _, _ in pages)]
+    return [path / "index.html", *(path / name for name, _, _, _ in pages)]

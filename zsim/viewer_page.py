@@ -142,10 +142,10 @@ others is not named.</footer>
 """
 
 
-def index(title: str, entries: list[tuple[str, str]], intro: list[str]) -> str:
-    """A page linking each game's page: (file name, one line) per game."""
+def index(title: str, entries: list[tuple[str, str, str]], intro: list[str]) -> str:
+    """A page linking each game's page: (file name, link text, one line) per game."""
     e = html.escape
-    items = "".join(f'<li><a href="{e(href)}">{e(href)}</a>: {e(line)}</li>' for href, line in entries)
+    items = "".join(f'<li><a href="{e(href)}">{e(text)}</a>: {e(line)}</li>' for href, text, line in entries)
     return f"""{_head(title)}
 <header><h1>{e(title)}</h1>{"".join(f"<p>{e(line)}</p>" for line in intro)}</header>
 <main><ol class="games">{items}</ol></main>
