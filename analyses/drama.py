@@ -299,6 +299,7 @@ DEFINITIONS = {
     "comeback_share": "share of games won after the winner's chance was clearly below half its fair share "
                       "(25% at 2 players, 12.5% at 4)",
     "winner": "the seat (or seats, on a shared first place) that won",
+    "game": "the game's number in the run: with the seed, it deals the same game again (zsim record --first)",
 }
 
 
@@ -347,7 +348,7 @@ def decided_figure(per: pl.DataFrame, threshold: float):
                                                                if k in ("color", "linestyle")})
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
-    ax.set_xlabel(f"share of the game played before the winner's chance stays above {threshold:.0%}")
+    ax.set_xlabel(f"share of the game played before\nthe winner's chance stays above {threshold:.0%}")
     ax.set_ylabel("share of games decided by then")
     ax.legend(fontsize=8, loc="upper left")
     return fig
