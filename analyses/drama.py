@@ -40,6 +40,7 @@ from analyses.stats import wilson
 from zsim.analysis_spec import (RULES, SEED, AnalysisSpec, Option, field_specs, game_of, game_rules, one_int,
                                 players, rule_options)
 from zsim.errors import ZsimError
+from zsim.viewer import wilson as wilson_bands
 
 _HERE = "analyses.drama"
 Z = 1.96
@@ -173,16 +174,9 @@ def game_measures(est: np.ndarray, n: int, threshold: float) -> dict:
                 gaps.append(gap)
     return {"moves": length, "decided_at": decided / length if length else 0.0, "decided_move": decided,
             "lead_changes": changes, "lowest_chance": float(wb.min()),
-            "comeback": bool((_upper(wb, n) < COMEBACK / est.shape[1]).any()),
+            "comeback": bool((wilson_bands(wb, n, Z)[1] < COMEBACK / est.shape[1]).any()),
             "trailing_share": trailing / before.shape[0], "trailing_gap": float(np.mean(gaps)) if gaps else 0.0,
             "winner": ",".join(str(s) for s in sorted(winners))}
-
-
-def _upper(w: np.ndarray, n: int) -> np.ndarray:
-    """The upper ends of 95% Wilson intervals around shares ``w`` of ``n`` continuations."""
-    z2 = Z * Z
-    centre = (w + z2 / (2 * n)) / (1 + z2 / n)
-    return centre + Z / (1 + z2 / n) * np.sqrt(np.clip(w * (1 - w), 0, None) / n + z2 / (4 * n * n))
 
 
 def per_game(traced, threshold: float) -> pl.DataFrame:
@@ -277,13 +271,8 @@ def example_page(matchup, seed: int, game: int, n: int, threshold: float, why: s
     from zsim import viewer, viewer_page
 
     data = viewer.game_data(matchup, seed, game, continuations=n)
-    t = data["trace"]
-    measures = game_measures(np.asarray(t["mean"][t["observers"].index(-1)]), n, threshold)
-    data["decided"] = measures["decided_move"]
-    lines = viewer_page.answer(data, measures, threshold)
-    meta = [why, viewer_page.seats_line(data, list(rules)), viewer_page.estimate_line(data)]
-    return viewer_page.page(data, answer_lines=lines, meta_lines=meta), \
-        " ".join([lines[0], *lines[2:3]])
+    return viewer_page.render(data, game_measures, threshold,
+                              [why, viewer_page.seats_line(data, list(rules)), viewer_page.estimate_line(data)])
 
 
 DEFINITIONS = {

@@ -105,12 +105,15 @@ def compare(record, events: list[dict]) -> None:
                         f"{len(events)} for its game")
 
 
-def game_page(record, continuations: int, hint: str, hint_iterations: int, threshold: float, back: str | None):
-    """The page of one game of a record: (its HTML, its one-line answer)."""
+def game_page(record, game_of_record, continuations: int, hint: str, hint_iterations: int, threshold: float,
+              back: str | None):
+    """The page of one game of a record (``game_of_record``: its :func:`matchup_of`): (its HTML, its
+    one-line answer)."""
     from analyses.drama import game_measures
+    from analyses.report_parts import rule_texts
     from zsim import viewer, viewer_page
 
-    matchup, seed, game, script, people = matchup_of(record)
+    matchup, seed, game, script, people = game_of_record
     try:
         data, events = viewer.game_data(matchup, seed, game, script=script, people=people,
                                         continuations=continuations, hint=hint, hint_iterations=hint_iterations,
@@ -118,23 +121,10 @@ def game_page(record, continuations: int, hint: str, hint_iterations: int, thres
     except ZsimError as exc:
         raise ZsimError(f"{record.where()}: {exc}") from None
     compare(record, events)
-    measures = None
-    trace = data["trace"]
-    if trace is not None and -1 in trace["observers"]:
-        import numpy as np
-
-        est = np.asarray(trace["mean"][trace["observers"].index(-1)])
-        measures = game_measures(est, trace["n"], threshold)
-        data["decided"] = measures["decided_move"]
-    from analyses.report_parts import rule_texts
-
-    lines = viewer_page.answer(data, measures, threshold)
     meta = [viewer_page.seats_line(data, rule_texts(matchup.rules, matchup.spec.default_rules()),
                                    f"From {os.path.basename(record.name)}, game {record.number}."),
             viewer_page.estimate_line(data, people)]
-    html = viewer_page.page(data, answer_lines=lines, meta_lines=[m for m in meta if m],
-                            start_seat=people[0] if people else -1, back=back)
-    return html, " ".join(lines[:1] + lines[2:3])
+    return viewer_page.render(data, game_measures, threshold, meta, people, back)
 
 
 def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hint_iterations: int = 256,
@@ -157,12 +147,13 @@ def view(record: str, out, *, continuations: int = 64, hint: str = "ismcts", hin
         for rec in source:
             if games is not None and len(pages) >= games:
                 break
-            matchup, seed, game, _, _ = matchup_of(rec)
+            found = matchup_of(rec)
+            matchup, seed, game, _, _ = found
             check_hint(hint, matchup.game)            # before the game is played again
             name = f"{matchup.game}-seed{seed}-game{game}.html"
             if any(p[0] == name for p in pages):
                 name = name.replace(".html", f"-{rec.number}.html")
-            html, line = game_page(rec, continuations, hint, hint_iterations, threshold, back="index.html")
+            html, line = game_page(rec, found, continuations, hint, hint_iterations, threshold, back="index.html")
             pages.append((name, html, f"{matchup.spec.title}, {matchup.players} players: seed {seed}, game {game}",
                           line))
             advance(1)

@@ -61,11 +61,11 @@ def view_data(view, strings: Strings) -> dict:
             *(strings.part(str(row.get(k, "")) for k in keys) for row in view.seats)]
 
 
-def wilson(mean: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson's 95% interval around shares ``mean`` of ``n`` continuations each."""
-    z2 = Z95 * Z95
+def wilson(mean: np.ndarray, n: int, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's interval (95% by default) around shares ``mean`` of ``n`` continuations each."""
+    z2 = z * z
     centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 / (1 + z2 / n) * np.sqrt(np.clip(mean * (1 - mean), 0, None) / n + z2 / (4 * n * n))
+    half = z / (1 + z2 / n) * np.sqrt(np.clip(mean * (1 - mean), 0, None) / n + z2 / (4 * n * n))
     return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
 
 

@@ -98,6 +98,22 @@ def lowest(data: dict) -> tuple[float, int]:
     return float(w.min()), int(np.argmin(w))
 
 
+def render(data: dict, measure, threshold: float, meta_lines: list[str], people=(), back: str | None = None):
+    """A game's page from :func:`zsim.viewer.game_data`'s ``data``: its answer
+    from the true position's trace, measured by ``measure(est, n, threshold)``
+    (``analyses.drama.game_measures``), and ``meta_lines`` under it; returns
+    (the page, its one-line answer: who won and when it was decided)."""
+    measures = None
+    t = data["trace"]
+    if t is not None and -1 in t["observers"]:
+        measures = measure(np.asarray(t["mean"][t["observers"].index(-1)]), t["n"], threshold)
+        data["decided"] = measures["decided_move"]
+    lines = answer(data, measures, threshold)
+    html_text = page(data, answer_lines=lines, meta_lines=[m for m in meta_lines if m],
+                     start_seat=people[0] if people else -1, back=back)
+    return html_text, " ".join(lines[:1] + lines[2:3])
+
+
 def page(data: dict, *, answer_lines: list[str], meta_lines: list[str], start_seat: int = -1,
          back: str | None = None) -> str:
     """The self-contained page of one game."""
